@@ -1,0 +1,119 @@
+#include "tensor.h"
+#include <cstdlib>
+#include <limits>
+
+namespace skiff {
+
+MemStats& mem_stats() { static MemStats s; return s; }
+
+Storage::Storage(size_t nbytes) : bytes(nbytes) {
+  size_t alloc = ((nbytes + 63) / 64) * 64;
+  if (alloc == 0) alloc = 64;
+  data = std::aligned_alloc(64, alloc);
+  if (!data) throw SkiffError("out of memory allocating " + std::to_string(nbytes) + " bytes");
+  std::memset(data, 0, alloc);
+  auto& m = mem_stats();
+  m.live_storages++;
+  int64_t now = (m.live_bytes += (int64_t)nbytes);
+  int64_t peak = m.peak_bytes.load();
+  while (now > peak && !m.peak_bytes.compare_exchange_weak(peak, now)) {}
+}
+
+Storage::~Storage() {
+  std::free(data);
+  auto& m = mem_stats();
+  m.live_storages--;
+  m.live_bytes -= (int64_t)bytes;
+}
+
+bool Tensor::is_contiguous() const {
+  int64_t expect = 1;
+  for (int64_t i = ndim() - 1; i >= 0; i--) {
+    if (shape[i] != 1 && strides[i] != expect) return false;
+    expect *= shape[i];
+  }
+  return true;
+}
+
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> s(shape.size());
+  int64_t acc = 1;
+  for (int64_t i = (int64_t)shape.size() - 1; i >= 0; i--) { s[i] = acc; acc *= shape[i]; }
+  return s;
+}
+
+int64_t checked_numel(const std::vector<int64_t>& shape, const char* op) {
+  int64_t n = 1;
+  for (auto d : shape) {
+    if (d < 0) throw SkiffError(std::string(op) + ": negative dimension in shape " + shape_str(shape));
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d / 8)
+      throw SkiffError(std::string(op) + ": shape " + shape_str(shape) + " is too large");
+    n *= d;
+  }
+  return n;
+}
+
+std::shared_ptr<Tensor> make_tensor(DType dt, const std::vector<int64_t>& shape, const char* op) {
+  int64_t n = checked_numel(shape, op);
+  auto t = std::make_shared<Tensor>();
+  t->dtype = dt;
+  t->shape = shape;
+  t->strides = contiguous_strides(shape);
+  t->storage = std::make_shared<Storage>((size_t)n * dtype_size(dt));
+  return t;
+}
+
+void strided_copy(const Tensor& src, Tensor& dst) {
+  SKIFF_CHECK(src.shape == dst.shape && src.dtype == dst.dtype, "copy: shape/dtype mismatch " + shape_str(src.shape) + " vs " + shape_str(dst.shape));
+  int64_t n = src.numel();
+  if (n == 0) return;
+  size_t es = src.itemsize();
+  if (src.is_contiguous() && dst.is_contiguous()) { std::memcpy(dst.raw(), src.raw(), (size_t)n * es); return; }
+  int nd = (int)src.ndim();
+  std::vector<int64_t> idx(nd, 0);
+  const char* sp = static_cast<const char*>(src.raw());
+  char* dp = static_cast<char*>(dst.raw());
+  int64_t so = 0, doff = 0;
+  for (int64_t i = 0; i < n; i++) {
+    std::memcpy(dp + doff * (int64_t)es, sp + so * (int64_t)es, es);
+    for (int d = nd - 1; d >= 0; d--) {
+      if (++idx[d] < src.shape[d]) { so += src.strides[d]; doff += dst.strides[d]; break; }
+      so -= src.strides[d] * (src.shape[d] - 1); doff -= dst.strides[d] * (dst.shape[d] - 1); idx[d] = 0;
+    }
+  }
+}
+
+std::shared_ptr<Tensor> contiguous(const std::shared_ptr<Tensor>& t) {
+  if (t->is_contiguous()) return t;
+  auto out = make_tensor(t->dtype, t->shape, "contiguous");
+  strided_copy(*t, *out);
+  return out;
+}
+
+HandleTable& handles() { static HandleTable h; return h; }
+
+int32_t HandleTable::add(std::shared_ptr<Tensor> t) {
+  int32_t h;
+  if (!free_.empty()) { h = free_.back(); free_.pop_back(); slots_[h] = std::move(t); }
+  else { h = (int32_t)slots_.size(); slots_.push_back(std::move(t)); }
+  live_++;
+  mem_stats().live_tensors = live_;
+  return h;
+}
+
+const std::shared_ptr<Tensor>& HandleTable::get(int64_t h, const char* op) const {
+  if (h <= 0 || h >= (int64_t)slots_.size() || !slots_[h])
+    throw SkiffError(std::string(op) + ": invalid or freed tensor handle " + std::to_string(h));
+  return slots_[h];
+}
+
+bool HandleTable::release(int64_t h) {
+  if (h <= 0 || h >= (int64_t)slots_.size() || !slots_[h]) return false;
+  slots_[h].reset();
+  free_.push_back((int32_t)h);
+  live_--;
+  mem_stats().live_tensors = live_;
+  return true;
+}
+
+}  // namespace skiff
