@@ -1,0 +1,131 @@
+// Derives the public functions and Tensor methods from the op table. Argument binding follows
+// Paddle: positional in (inputs..., attrs...) order, then a trailing options object by name.
+import { type DType, promoteTypes, promoteWithScalar } from '../tensor/dtype.js';
+import { Tensor } from '../tensor/tensor.js';
+import { resolveAttrs, runOpDef, type TensorLike } from './dispatch.js';
+import { allOps } from './registry.js';
+import type { OpDef } from './types.js';
+import { scalarTensor } from './scalar.js';
+
+export type OpFunction = (...args: unknown[]) => unknown;
+
+const isOptions = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Tensor) && !ArrayBuffer.isView(v) && Object.getPrototypeOf(v) === Object.prototype;
+
+const isTensorLike = (v: unknown): v is TensorLike =>
+  v instanceof Tensor || (v !== null && typeof v === 'object' && 'dtype' in v && 'shape' in v && !isOptions(v));
+
+/** Binds JS call arguments to an op's inputs and attributes and runs it. */
+export function callOp(def: OpDef, args: readonly unknown[]): unknown {
+  const params = [...def.inputs.map((i) => i.name), ...def.attrs.map((a) => a.name)];
+  const named: Record<string, unknown> = {};
+  let positional = args;
+  if (args.length > 0 && isOptions(args[args.length - 1]) && !(def.inputs.length > args.length - 1 && def.inputs[args.length - 1]?.variadic)) {
+    const opts = args[args.length - 1] as Record<string, unknown>;
+    positional = args.slice(0, -1);
+    for (const [k, v] of Object.entries(opts)) {
+      const key = def.api?.aliases?.[k] ?? k;
+      if (key === 'name') continue;  // Paddle's `name=` is accepted everywhere and ignored
+      if (!params.includes(key)) throw new TypeError(`${def.name}() got an unexpected keyword argument '${k}'`);
+      named[key] = v;
+    }
+  }
+  if (positional.length > params.length) throw new TypeError(`${def.name}() takes at most ${params.length} arguments (${positional.length} given)`);
+  positional.forEach((v, i) => {
+    if (params[i] in named) throw new TypeError(`${def.name}() got multiple values for argument '${params[i]}'`);
+    named[params[i]] = v;
+  });
+
+  const inputs: (TensorLike | null)[] = [];
+  const scalarSlots: { index: number; value: number | boolean }[] = [];
+  for (const spec of def.inputs) {
+    const v = named[spec.name];
+    if (spec.variadic) {
+      if (!Array.isArray(v)) throw new TypeError(`${def.name}(): '${spec.name}' must be a list of tensors`);
+      for (const t of v) {
+        if (!isTensorLike(t)) throw new TypeError(`${def.name}(): '${spec.name}' must contain only tensors`);
+        inputs.push(t);
+      }
+    } else if (v === undefined || v === null) {
+      if (!spec.optional) throw new TypeError(`${def.name}() missing required argument '${spec.name}'`);
+      inputs.push(null);
+    } else if (isTensorLike(v)) inputs.push(v);
+    else if (typeof v === 'number' || typeof v === 'boolean') { scalarSlots.push({ index: inputs.length, value: v }); inputs.push(null); }
+    else throw new TypeError(`${def.name}(): argument '${spec.name}' must be a Tensor, got ${describe(v)}`);
+  }
+  const attrGiven: Record<string, unknown> = {};
+  for (const a of def.attrs) if (named[a.name] !== undefined) attrGiven[a.name] = named[a.name];
+  const attrs = resolveAttrs(def, attrGiven);
+
+  if (scalarSlots.length || def.api?.promote) promoteInputs(def, inputs, scalarSlots);
+  const outs = runOpDef(def, inputs, attrs);
+  if (def.api?.returnOutput !== undefined) return outs[def.api.returnOutput];
+  return outs.length === 1 ? outs[0] : outs;
+}
+
+function promoteInputs(def: OpDef, inputs: (TensorLike | null)[], scalars: { index: number; value: number | boolean }[]): void {
+  let dt: DType | null = null;
+  for (const x of inputs) if (x) dt = dt === null ? x.dtype : promoteTypes(dt, x.dtype);
+  for (const s of scalars) {
+    const kind = typeof s.value === 'boolean' ? 'bool' : Number.isInteger(s.value) ? 'int' : 'float';
+    dt = dt === null ? (kind === 'float' ? 'float32' : kind === 'int' ? 'int64' : 'bool') : promoteWithScalar(dt, kind);
+  }
+  if (dt === null) return;
+  for (const s of scalars) inputs[s.index] = scalarTensor(s.value, dt);
+  if (def.api?.promote) {
+    for (let i = 0; i < inputs.length; i++) {
+      const x = inputs[i];
+      if (x && x.dtype !== dt) inputs[i] = castTo(x, dt);
+    }
+  }
+}
+
+let castFn: ((x: TensorLike, dt: DType) => TensorLike) | null = null;
+/** The cast op registers itself here so promotion does not depend on defs import order. */
+export function setCastImpl(f: (x: TensorLike, dt: DType) => TensorLike): void { castFn = f; }
+function castTo(x: TensorLike, dt: DType): TensorLike {
+  if (!castFn) throw new Error('cast op not registered');
+  return castFn(x, dt);
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'object' ? (v as object).constructor?.name ?? 'object' : typeof v;
+}
+
+export interface PublicSurface {
+  /** Dotted public path -> function ('add', 'nn.functional.relu'). */
+  functions: Map<string, OpFunction>;
+  /** Tensor method name -> function taking the tensor as first argument. */
+  methods: Map<string, OpFunction>;
+}
+
+/** Builds every public function and Tensor method from the registry. */
+export function buildSurface(): PublicSurface {
+  const functions = new Map<string, OpFunction>();
+  const methods = new Map<string, OpFunction>();
+  for (const def of allOps()) {
+    const fn: OpFunction = (...args) => callOp(def, args);
+    Object.defineProperty(fn, 'name', { value: def.name });
+    const names = def.api?.names ?? [def.name];
+    for (const n of names) {
+      if (functions.has(n)) throw new Error(`public name '${n}' is claimed by two ops`);
+      functions.set(n, fn);
+    }
+    const ms = def.api?.methods ?? (def.api?.names ? [] : [def.name]);
+    for (const m of ms) methods.set(m, fn);
+  }
+  return { functions, methods };
+}
+
+/** Attaches generated methods to Tensor.prototype (x.add(y) === paddle.add(x, y)). */
+export function installTensorMethods(surface: PublicSurface): void {
+  for (const [m, fn] of surface.methods) {
+    if (Object.prototype.hasOwnProperty.call(Tensor.prototype, m)) continue;  // hand-written members win
+    Object.defineProperty(Tensor.prototype, m, {
+      value: function (this: Tensor, ...args: unknown[]) { return fn(this, ...args); },
+      writable: true, configurable: true,
+    });
+  }
+}

@@ -1,0 +1,150 @@
+// Eager dispatch: infer-meta, then a view or one native kernel call on handles.
+// Hooks let other layers intercept without src/ops importing them: the static/PIR recorder
+// (inputs that are not eager Tensors) and autograd (recording the tape).
+import { native } from '../native.js';
+import { DTYPE_CODE } from '../tensor/dtype.js';
+import { isStatic, shapeStr } from '../tensor/shape.js';
+import { Tensor } from '../tensor/tensor.js';
+import { getOp } from './registry.js';
+import type { AttrValue, Attrs, OpDef, TensorMeta } from './types.js';
+
+/** Anything ops accept as a tensor input: eager Tensors, or symbolic values of a program being built. */
+export interface TensorLike { readonly dtype: TensorMeta['dtype']; readonly shape: TensorMeta['shape'] }
+
+export interface StaticRecorder {
+  /** Records `def` applied to inputs; returns the op's outputs as symbolic values. */
+  record(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs, outs: TensorMeta[]): TensorLike[];
+}
+export interface AutogradHook {
+  /** Called after an eager op ran; may attach grad nodes to outputs. */
+  onOp(def: OpDef, inputs: readonly (Tensor | null)[], attrs: Attrs, outputs: Tensor[]): void;
+}
+
+let recorder: StaticRecorder | null = null;
+let autograd: AutogradHook | null = null;
+export function setStaticRecorder(r: StaticRecorder | null): StaticRecorder | null { const p = recorder; recorder = r; return p; }
+export function setAutogradHook(h: AutogradHook | null): AutogradHook | null { const p = autograd; autograd = h; return p; }
+export const getStaticRecorder = (): StaticRecorder | null => recorder;
+
+/** Counters observable by tests: eager kernel launches and views made. */
+export const dispatchCounters = { kernels: 0, views: 0 };
+
+const kernelIds = new WeakMap<OpDef, number>();
+function kernelOf(def: OpDef): number {
+  let id = kernelIds.get(def);
+  if (id === undefined) {
+    id = native.kernelId(def.kernel ?? def.name);
+    if (id < 0) throw new Error(`op '${def.name}' has no native kernel '${def.kernel ?? def.name}'`);
+    kernelIds.set(def, id);
+  }
+  return id;
+}
+
+/** Fills defaults and rejects unknown or missing attributes, naming the op. */
+export function resolveAttrs(def: OpDef, given: Readonly<Record<string, unknown>>): Attrs {
+  const out: Record<string, AttrValue> = {};
+  for (const a of def.attrs) {
+    const v = given[a.name];
+    if (v === undefined) {
+      if (a.default === undefined) throw new TypeError(`${def.name}: missing required attribute '${a.name}'`);
+      out[a.name] = a.default;
+    } else out[a.name] = v as AttrValue;
+  }
+  for (const k of Object.keys(given)) {
+    if (!(k in out)) throw new TypeError(`${def.name}: unexpected attribute '${k}' (expected ${def.attrs.map((a) => a.name).join(', ') || 'none'})`);
+  }
+  return out;
+}
+
+/** Default native attribute layout: declaration order; lists as [length, ...items]; null as NaN; dtype as its code. */
+export function encodeAttrs(def: OpDef, attrs: Attrs, ins: readonly TensorMeta[]): number[] {
+  if (def.encode) return def.encode(attrs, ins);
+  const out: number[] = [];
+  for (const a of def.attrs) {
+    const v = attrs[a.name];
+    if (v === null) out.push(NaN);
+    else if (typeof v === 'boolean') out.push(v ? 1 : 0);
+    else if (typeof v === 'number') out.push(v);
+    else if (Array.isArray(v)) out.push(v.length, ...v);
+    else if (a.type === 'dtype') out.push(DTYPE_CODE[v as keyof typeof DTYPE_CODE]);
+    else throw new TypeError(`${def.name}: attribute '${a.name}' (${a.type}) needs a custom encode for the native kernel`);
+  }
+  return out;
+}
+
+/**
+ * Runs op `name` on inputs with already-resolved attributes. Returns all outputs.
+ * Inputs that are not eager Tensors go to the static recorder (paddle.static / capture).
+ */
+export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike[] {
+  let eager = true;
+  for (const x of inputs) if (x !== null && !(x instanceof Tensor)) { eager = false; break; }
+  const metas = inputs as readonly TensorMeta[];
+  let outs: TensorMeta[];
+  try {
+    outs = def.infer(metas, attrs);
+  } catch (e) {
+    throw nameOp(def, e);
+  }
+  if (!eager || recorder) {
+    if (!recorder) throw new Error(`${def.name}: symbolic input outside of a program being built`);
+    return recorder.record(def, inputs, attrs, outs);
+  }
+  const ts = inputs as readonly (Tensor | null)[];
+  let results: Tensor[];
+  if (def.view && ts[0]) {
+    const x = ts[0];
+    const spec = def.view({ dtype: x.dtype, shape: x.shape, strides: x.strides, offset: x.offset }, attrs);
+    if (spec) {
+      dispatchCounters.views++;
+      const h = native.view(x.h(def.name), spec.shape, spec.strides, spec.offset);
+      const t = new Tensor(h, x.dtype, spec.shape, spec.strides, spec.offset);
+      t._base = x._base ?? x;
+      results = [t];
+      if (autograd) autograd.onOp(def, ts, attrs, results);
+      return results;
+    }
+  }
+  const outHandles = new Array<number>(outs.length);
+  results = new Array<Tensor>(outs.length);
+  for (let i = 0; i < outs.length; i++) {
+    const m = outs[i];
+    if (!isStatic(m.shape)) throw new Error(`${def.name}: eager output shape ${shapeStr(m.shape)} is not concrete`);
+    const shape = m.shape as number[];
+    const h = native.empty(DTYPE_CODE[m.dtype], shape);
+    outHandles[i] = h;
+    results[i] = new Tensor(h, m.dtype, shape);
+  }
+  const inHandles: number[] = [];
+  for (const x of ts) if (x) inHandles.push(x.h(def.name));
+  try {
+    native.run(kernelOf(def), inHandles, outHandles, encodeAttrs(def, attrs, metas));
+  } catch (e) {
+    for (const r of results) r.dispose();
+    throw rethrow(def, e);
+  }
+  dispatchCounters.kernels++;
+  if (autograd) autograd.onOp(def, ts, attrs, results);
+  return results;
+}
+
+export function runOp(name: string, inputs: readonly (TensorLike | null)[], attrs: Readonly<Record<string, unknown>> = {}): TensorLike[] {
+  const def = getOp(name);
+  return runOpDef(def, inputs, resolveAttrs(def, attrs));
+}
+
+/** Every error out of an op names it: infer rules may throw from shared helpers that do not. */
+function nameOp(def: OpDef, e: unknown): unknown {
+  if (e instanceof Error && !e.message.startsWith(def.name)) e.message = `${def.name}: ${e.message}`;
+  return e;
+}
+
+/** Native errors become ShapeError/TypeError/RangeError by their wording, keeping the message. */
+function rethrow(def: OpDef, e: unknown): Error {
+  if (!(e instanceof Error)) return new Error(`${def.name}: ${String(e)}`);
+  const m = e.message;
+  if (/dtype/.test(m)) return Object.assign(new TypeError(m), { op: def.name });
+  if (/out of range|index/.test(m)) return Object.assign(new RangeError(m), { op: def.name });
+  if (/shape|broadcast|dims?\b|rank/.test(m)) { const err = new Error(m); err.name = 'ShapeError'; return err; }
+  return e;
+}

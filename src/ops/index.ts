@@ -1,0 +1,11 @@
+// The op registry with every definition loaded, and the derived public surface.
+import './defs/index.js';
+import { buildSurface, installTensorMethods, type PublicSurface } from './api.js';
+
+export const surface: PublicSurface = buildSurface();
+installTensorMethods(surface);
+
+export { allOps, getOp, hasOp } from './registry.js';
+export { runOp, runOpDef, dispatchCounters, setStaticRecorder, setAutogradHook } from './dispatch.js';
+export { callOp } from './api.js';
+export type { OpDef, TensorMeta, Attrs } from './types.js';

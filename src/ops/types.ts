@@ -1,0 +1,85 @@
+// The shape of an op definition. One file per op (or small family) in src/ops/defs/ exports
+// OpDefs; everything else (TS API, Tensor methods, Python API, PIR pd_op dialect) is derived.
+import type { DType } from '../tensor/dtype.js';
+import type { Shape } from '../tensor/shape.js';
+
+export interface TensorMeta { readonly dtype: DType; readonly shape: Shape }
+
+export type AttrType =
+  | 'int' | 'float' | 'bool' | 'str' | 'dtype'
+  | 'int[]' | 'float[]'
+  | 'scalar';  // a number that takes the dtype of the op (e.g. full's fill value)
+export type AttrValue = number | boolean | string | readonly number[] | null;
+export type Attrs = Readonly<Record<string, AttrValue>>;
+
+export interface AttrSpec {
+  readonly name: string;
+  readonly type: AttrType;
+  /** undefined: required. null: optional with no value (e.g. axis=None). */
+  readonly default?: AttrValue;
+}
+
+export interface InputSpec {
+  readonly name: string;
+  /** A list of tensors (concat, stack, add_n). At most one variadic input per op. */
+  readonly variadic?: boolean;
+  readonly optional?: boolean;
+}
+
+/** Where a view op's result lives in its input's storage (element strides and offset). */
+export interface ViewSpec { readonly shape: number[]; readonly strides: number[]; readonly offset: number }
+export interface StridedMeta extends TensorMeta { readonly shape: readonly number[]; readonly strides: readonly number[]; readonly offset: number }
+
+/** Gradient context handed to an op's grad rule (filled by src/autograd; issue 7). */
+export interface GradContext<T> {
+  readonly inputs: readonly (T | null)[];
+  readonly outputs: readonly T[];
+  readonly outGrads: readonly (T | null)[];
+  readonly attrs: Attrs;
+}
+
+export interface OpDef {
+  /** Paddle's op name, verbatim; its PIR op is `pd_op.<name>`. */
+  readonly name: string;
+  readonly inputs: readonly InputSpec[];
+  readonly attrs: readonly AttrSpec[];
+  readonly outputs: readonly string[];
+  /** Output dtypes and shapes from input metas (dims may be symbols) and attributes. Throws ShapeError/TypeError naming the op. */
+  infer(ins: readonly TensorMeta[], attrs: Attrs): TensorMeta[];
+  /** Native kernel name (defaults to `name`). Absent with `view` set: the op is a pure view. */
+  readonly kernel?: string;
+  /** Flat numeric attribute layout for the native kernel (defaults to attrs in declaration order). */
+  encode?(attrs: Attrs, ins: readonly TensorMeta[]): number[];
+  /** For ops that can alias their input: the view, or null when a copy is needed (then `kernel` runs). */
+  view?(input: StridedMeta, attrs: Attrs): ViewSpec | null;
+  /** Gradient rule: grads of inputs from grads of outputs, written with public ops so it serves eager and PIR autodiff. */
+  grad?<T>(ctx: GradContext<T>, ops: unknown): (T | null)[];
+  /** The op has an inplace variant `<name>_` (same kernel, output aliases input 0). */
+  readonly inplace?: boolean;
+  /** Random ops consume the generator; never CSE'd or constant-folded. */
+  readonly random?: boolean;
+  /** Number of outputs when it depends on attributes (split, unbind). */
+  numOutputs?(ins: readonly TensorMeta[], attrs: Attrs): number;
+  /** Public surface; absent means `paddle.<name>` plus a Tensor method of the same name. */
+  readonly api?: ApiSpec;
+}
+
+/**
+ * How an op appears in the public API. Parameters are the op's inputs then its attributes, in
+ * declaration order (Paddle's argument order); a trailing plain object may name any of them.
+ */
+export interface ApiSpec {
+  /** Dotted public paths below `paddle`: 'add', 'nn.functional.relu', 'linalg.norm'. Empty: internal op. */
+  readonly names?: readonly string[];
+  /** Tensor method names (x.add(y)); defaults to [name] when `names` is absent. */
+  readonly methods?: readonly string[];
+  /** Extra accepted keyword aliases: { keep_dim: 'keepdim' }. */
+  readonly aliases?: Readonly<Record<string, string>>;
+  /**
+   * Tensor inputs get the promoted dtype of all tensor inputs (and JS/Python scalars become
+   * 0-dim tensors of it). Used by elementwise binary ops.
+   */
+  readonly promote?: boolean;
+  /** Output index returned to users when the op has several outputs but the API returns one. */
+  readonly returnOutput?: number;
+}

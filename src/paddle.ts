@@ -1,0 +1,33 @@
+// Assembles the `paddle` namespace from the op registry plus hand-written pieces.
+import { surface } from './ops/index.js';
+import { Tensor, scope, memoryStats } from './tensor/tensor.js';
+import { to_tensor } from './tensor/creation.js';
+import { native } from './native.js';
+
+type Namespace = { [k: string]: any };
+
+/** Nests 'nn.functional.relu' into paddle.nn.functional.relu. */
+function nest(target: Namespace, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let o = target;
+  for (const p of parts.slice(0, -1)) o = (o[p] ??= {});
+  const last = parts[parts.length - 1];
+  if (!(last in o)) o[last] = value;
+}
+
+export const paddle: Namespace = {
+  Tensor,
+  to_tensor,
+  scope,
+  memory: memoryStats,
+  set_num_threads: (n: number) => native.numThreads(n),
+  get_num_threads: () => native.numThreads(),
+  is_tensor: (x: unknown) => x instanceof Tensor,
+  in_dynamic_mode: () => true,
+  get_device: () => 'cpu',
+  set_device: (d: string) => { if (d !== 'cpu') throw new Error(`set_device: only 'cpu' is available, got '${d}'`); return 'cpu'; },
+  float32: 'float32', float64: 'float64', int32: 'int32', int64: 'int64', bool: 'bool',
+  int8: 'int8', uint8: 'uint8', float16: 'float16', bfloat16: 'bfloat16',
+};
+
+for (const [name, fn] of surface.functions) nest(paddle, name, fn);

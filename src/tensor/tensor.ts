@@ -1,0 +1,187 @@
+// The eager Tensor: a native handle plus cached metadata. Freeing is deterministic through
+// dispose()/scopes; a FinalizationRegistry releases handles of tensors that were just dropped.
+import { native } from '../native.js';
+import { DTYPE_CODE, type DType, ITEMSIZE, typedArrayFor } from './dtype.js';
+import { contiguousStrides, shapeStr } from './shape.js';
+import { bf16ToNumber, f16ToNumber } from './half.js';
+
+const finalizer = new FinalizationRegistry<number>((h) => { native.release(h); });
+
+type Scope = Tensor[];
+const scopes: Scope[] = [];
+
+let nextId = 1;
+
+export class Tensor {
+  /** Native handle; 0 once disposed. */
+  handle: number;
+  readonly dtype: DType;
+  readonly shape: number[];
+  readonly strides: number[];
+  readonly offset: number;
+  /** Paddle semantics: tensors do not require grad unless told so. */
+  stop_gradient = true;
+  grad: Tensor | null = null;
+  name: string;
+  /** Autograd node that produced this tensor (src/autograd). */
+  _gradNode: unknown = null;
+  /** The tensor whose storage this view shares, if any (for the inplace mechanism). */
+  _base: Tensor | null = null;
+  /** Bumped by every inplace write (Paddle's inplace version counter). */
+  _version = 0;
+  /** Generated Tensor methods are attached to the prototype from the op registry (src/ops/api.ts). */
+  [method: string]: any;
+
+  constructor(handle: number, dtype: DType, shape: number[], strides?: number[], offset = 0) {
+    this.handle = handle;
+    this.dtype = dtype;
+    this.shape = shape;
+    this.strides = strides ?? contiguousStrides(shape);
+    this.offset = offset;
+    this.name = `generated_tensor_${nextId++}`;
+    finalizer.register(this, handle, this);
+    const s = scopes[scopes.length - 1];
+    if (s) s.push(this);
+  }
+
+  get ndim(): number { return this.shape.length; }
+  get size(): number { let n = 1; for (const d of this.shape) n *= d; return n; }
+  get place(): string { return 'Place(cpu)'; }
+  get isDisposed(): boolean { return this.handle === 0; }
+
+  get is_contiguous(): boolean {
+    let expect = 1;
+    for (let i = this.shape.length - 1; i >= 0; i--) {
+      if (this.shape[i] !== 1 && this.strides[i] !== expect) return false;
+      expect *= this.shape[i];
+    }
+    return true;
+  }
+
+  /** Releases the native handle now. Idempotent. */
+  dispose(): void {
+    if (this.handle === 0) return;
+    finalizer.unregister(this);
+    native.release(this.handle);
+    this.handle = 0;
+  }
+
+  /** Checks the tensor is alive before handing its handle to native code. */
+  h(op = 'tensor'): number {
+    if (this.handle === 0) throw new Error(`${op}: tensor ${this.name} has been disposed`);
+    return this.handle;
+  }
+
+  /** Row-major copy of the elements as a typed array (int64 as BigInt64Array, half types as raw Uint16Array bits). */
+  rawData(): ArrayBufferView & ArrayLike<number | bigint> {
+    const C = typedArrayFor(this.dtype);
+    return new C(native.toBytes(this.h('data')));
+  }
+
+  /** Elements as JS numbers (booleans for bool). */
+  dataSync(): (number | boolean)[] {
+    const raw = this.rawData();
+    const out = new Array<number | boolean>(raw.length);
+    for (let i = 0; i < raw.length; i++) out[i] = decode(this.dtype, raw[i]);
+    return out;
+  }
+
+  tolist(): unknown {
+    const flat = this.dataSync();
+    if (this.shape.length === 0) return flat[0];
+    let pos = 0;
+    const build = (d: number): unknown[] => {
+      const n = this.shape[d];
+      const out = new Array(n);
+      for (let i = 0; i < n; i++) out[i] = d === this.shape.length - 1 ? flat[pos++] : build(d + 1);
+      return out;
+    };
+    return build(0);
+  }
+
+  /** The single value of a one-element tensor (Paddle's Tensor.item()). */
+  item(...index: number[]): number | boolean {
+    if (index.length === 0) {
+      if (this.size !== 1) throw new RangeError(`item: tensor of shape ${shapeStr(this.shape)} has ${this.size} elements; only one-element tensors can be converted to a scalar`);
+      return this.dataSync()[0];
+    }
+    const flat = this.dataSync();
+    let off = 0;
+    if (index.length === 1) off = index[0];
+    else {
+      if (index.length !== this.shape.length) throw new RangeError(`item: ${index.length} indices for a tensor of rank ${this.shape.length}`);
+      const st = contiguousStrides(this.shape);
+      for (let i = 0; i < index.length; i++) {
+        if (index[i] < 0 || index[i] >= this.shape[i]) throw new RangeError(`item: index ${index[i]} out of range for dim ${i} of size ${this.shape[i]}`);
+        off += index[i] * st[i];
+      }
+    }
+    if (off < 0 || off >= flat.length) throw new RangeError(`item: index ${off} out of range for ${flat.length} elements`);
+    return flat[off];
+  }
+
+  toString(): string {
+    return `Tensor(shape=${shapeStr(this.shape)}, dtype=${this.dtype}, place=${this.place}, stop_gradient=${this.stop_gradient ? 'True' : 'False'},\n       ${formatData(this)})`;
+  }
+}
+
+export function decode(dtype: DType, v: number | bigint): number | boolean {
+  switch (dtype) {
+    case 'bool': return v !== 0;
+    case 'int64': return Number(v);
+    case 'float16': return f16ToNumber(v as number);
+    case 'bfloat16': return bf16ToNumber(v as number);
+    default: return v as number;
+  }
+}
+
+function formatData(t: Tensor): string {
+  const v = t.tolist();
+  const fmt = (x: unknown): string => {
+    if (Array.isArray(x)) return `[${x.map(fmt).join(', ')}]`;
+    if (typeof x === 'boolean') return x ? 'True' : 'False';
+    if (typeof x === 'number' && (t.dtype.startsWith('float') || t.dtype === 'bfloat16')) return Number.isInteger(x) ? `${x}.` : String(Number(x.toPrecision(8)));
+    return String(x);
+  };
+  return fmt(v);
+}
+
+/** Wraps a fresh native handle (shape read from the caller's infer-meta, not from native). */
+export const wrapHandle = (h: number, dtype: DType, shape: number[]): Tensor => new Tensor(h, dtype, shape);
+
+/**
+ * Runs fn; every tensor created inside and not reachable from its result is disposed.
+ * @example const y = scope(() => paddle.relu(paddle.add(a, b)));
+ */
+export function scope<R>(fn: () => R): R {
+  const s: Scope = [];
+  scopes.push(s);
+  let result: R;
+  try {
+    result = fn();
+  } finally {
+    scopes.pop();
+  }
+  const keep = new Set<Tensor>();
+  collectTensors(result, keep);
+  for (const t of s) {
+    if (keep.has(t)) { const outer = scopes[scopes.length - 1]; if (outer) outer.push(t); }
+    else if (t.grad === null || !keep.has(t.grad)) t.dispose();
+  }
+  return result;
+}
+
+function collectTensors(v: unknown, out: Set<Tensor>): void {
+  if (v instanceof Tensor) { out.add(v); if (v.grad) out.add(v.grad); return; }
+  if (Array.isArray(v)) { for (const x of v) collectTensors(x, out); return; }
+  if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) for (const x of Object.values(v)) collectTensors(x, out);
+}
+
+/** Live native tensors and bytes, for tests and leak checks. */
+export function memoryStats(): { liveTensors: number; liveBytes: number; peakBytes: number } {
+  const m = native.memStats();
+  return { liveTensors: m.liveTensors, liveBytes: m.liveBytes, peakBytes: m.peakBytes };
+}
+
+export const itemsize = (d: DType): number => ITEMSIZE[d];
+export const dtypeCode = (d: DType): number => DTYPE_CODE[d];
