@@ -19,6 +19,10 @@ export interface NativeAddon {
   kernelId(name: string): number;
   kernelNames(): string[];
   run(kernel: number, inputs: readonly number[] | number, outputs: readonly number[] | number, attrs?: readonly number[] | Float64Array): void;
+  /** Shares the eager hot path's scratch arrays (handles, attrs/output specs) with native code once. */
+  setScratch(ints: Int32Array, doubles: Float64Array): void;
+  /** Allocates outputs from specs in scratch, runs the kernel, writes output handles to scratch. */
+  runAlloc(kernel: number, nIn: number, nOut: number, nAttrs: number): void;
   memStats(): NativeMemStats;
   resetPeak(): void;
   numThreads(n?: number): number;

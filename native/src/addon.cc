@@ -182,6 +182,67 @@ Napi::Value Run(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+// Shared scratch arrays for the eager hot path: JS writes handles/attrs/output specs into them
+// and calls runAlloc with four small integers, so no JS arrays cross per op.
+struct Scratch {
+  Napi::Reference<Napi::Int32Array> iref;
+  Napi::Reference<Napi::Float64Array> dref;
+  int32_t* i = nullptr;
+  size_t ni = 0;
+  double* d = nullptr;
+  size_t nd = 0;
+};
+Scratch& scratch() { static Scratch s; return s; }
+
+Napi::Value SetScratch(const Napi::CallbackInfo& info) {
+  if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_int32_array ||
+      !info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_float64_array)
+    throw SkiffError("setScratch: expected (Int32Array, Float64Array)");
+  auto& s = scratch();
+  auto ia = info[0].As<Napi::Int32Array>();
+  auto da = info[1].As<Napi::Float64Array>();
+  s.iref = Napi::Persistent(ia);
+  s.dref = Napi::Persistent(da);
+  s.i = ia.Data(); s.ni = ia.ElementLength();
+  s.d = da.Data(); s.nd = da.ElementLength();
+  return info.Env().Undefined();
+}
+
+// runAlloc(kernelId, nIn, nOut, nAttrs): inputs are scratchI[0..nIn); attrs scratchD[0..nAttrs);
+// then per output (dtype, ndim, dims...) in scratchD. Allocates outputs, runs the kernel and
+// writes output handles to scratchI[nIn..nIn+nOut). On error nothing is left allocated.
+Napi::Value RunAlloc(const Napi::CallbackInfo& info) {
+  auto& s = scratch();
+  if (!s.i) throw SkiffError("runAlloc: setScratch was not called");
+  int id = (int)to_int(info[0], "kernel id");
+  int64_t nin = to_int(info[1], "nIn"), nout = to_int(info[2], "nOut"), nattr = to_int(info[3], "nAttrs");
+  if (nin < 0 || nout < 0 || nattr < 0 || (size_t)(nin + nout) > s.ni || (size_t)nattr > s.nd)
+    throw SkiffError("runAlloc: counts exceed the scratch buffers");
+  KernelFn fn = kernel_fn(id);
+  KernelCall call;
+  call.op = kernel_name(id);
+  call.in.reserve((size_t)nin);
+  for (int64_t k = 0; k < nin; k++) call.in.push_back(handles().get(s.i[k], call.op));
+  call.attrs.assign(s.d, s.d + nattr);
+  size_t pos = (size_t)nattr;
+  call.out.reserve((size_t)nout);
+  std::vector<int64_t> dims;
+  for (int64_t k = 0; k < nout; k++) {
+    if (pos + 2 > s.nd) throw SkiffError(std::string(call.op) + ": output spec exceeds the scratch buffer");
+    int32_t code = (int32_t)s.d[pos];
+    int64_t nd = (int64_t)s.d[pos + 1];
+    pos += 2;
+    if (!dtype_valid(code)) throw SkiffError(std::string(call.op) + ": invalid output dtype code " + std::to_string(code));
+    if (nd < 0 || pos + (size_t)nd > s.nd) throw SkiffError(std::string(call.op) + ": invalid output rank");
+    dims.assign(s.d + pos, s.d + pos + nd);
+    pos += (size_t)nd;
+    call.out.push_back(make_tensor((DType)code, dims, call.op));
+  }
+  fn(call);
+  for (int64_t k = 0; k < nout; k++) s.i[nin + k] = handles().add(call.out[(size_t)k]);
+  return info.Env().Undefined();
+}
+
 Napi::Value MemStatsJs(const Napi::CallbackInfo& info) {
   auto& m = mem_stats();
   auto o = Napi::Object::New(info.Env());
@@ -233,6 +294,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("kernelId", Napi::Function::New<Guarded<KernelIdOf>>(env));
   exports.Set("kernelNames", Napi::Function::New<Guarded<KernelNames>>(env));
   exports.Set("run", Napi::Function::New<Guarded<Run>>(env));
+  exports.Set("setScratch", Napi::Function::New<Guarded<SetScratch>>(env));
+  exports.Set("runAlloc", Napi::Function::New<Guarded<RunAlloc>>(env));
   exports.Set("memStats", Napi::Function::New<Guarded<MemStatsJs>>(env));
   exports.Set("resetPeak", Napi::Function::New<Guarded<ResetPeak>>(env));
   exports.Set("numThreads", Napi::Function::New<Guarded<NumThreads>>(env));

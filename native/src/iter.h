@@ -46,6 +46,27 @@ void strided_loop(const std::vector<int64_t>& shape, const std::array<char*, N>&
   int64_t total = 1;
   for (auto d : shape) total *= d;
   if (total == 0) return;
+  // Fast path (no allocation): every operand is dense in the output's row-major order.
+  {
+    bool dense = true;
+    for (size_t k = 0; k < N && dense; k++) {
+      int64_t expect = 1;
+      for (int64_t d = (int64_t)shape.size() - 1; d >= 0; d--) {
+        if (shape[d] != 1 && elem_strides[k][d] != expect) { dense = false; break; }
+        expect *= shape[d];
+      }
+    }
+    if (dense) {
+      std::array<int64_t, N> st1;
+      for (size_t k = 0; k < N; k++) st1[k] = itemsize[k];
+      parallel_for(total, grain, [&](int64_t b, int64_t e) {
+        std::array<char*, N> p;
+        for (size_t k = 0; k < N; k++) p[k] = base[k] + b * itemsize[k];
+        inner(p, st1, e - b);
+      });
+      return;
+    }
+  }
   // Byte strides, dropping size-1 dims, then coalescing adjacent dims that are contiguous for all operands.
   std::vector<int64_t> dims;
   std::array<std::vector<int64_t>, N> st;

@@ -11,6 +11,7 @@ namespace skiff {
 namespace {
 
 thread_local bool tl_in_parallel = false;
+const auto kNoop = [](int64_t, int64_t) {};
 
 class Pool {
  public:
@@ -26,21 +27,21 @@ class Pool {
     for (int i = 0; i < n - 1; i++) workers_.emplace_back([this] { loop(); });
   }
 
-  void run(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+  void run(int64_t n, int64_t grain, RangeFn fn) {
     int64_t chunks = std::min<int64_t>((int64_t)size(), (n + grain - 1) / grain);
     if (chunks <= 1 || tl_in_parallel || workers_.empty()) { fn(0, n); return; }
     std::unique_lock<std::mutex> job_lock(job_mu_);  // one parallel region at a time
     int64_t per = (n + chunks - 1) / chunks;
     {
       std::lock_guard<std::mutex> lk(mu_);
-      fn_ = &fn; n_ = n; per_ = per; nchunks_ = chunks;
+      fn_ = fn; has_fn_ = true; n_ = n; per_ = per; nchunks_ = chunks;
       next_.store(0); done_.store(0); gen_++;
     }
     cv_.notify_all();
     work();
     std::unique_lock<std::mutex> lk(mu_);
     done_cv_.wait(lk, [&] { return done_.load() >= nchunks_; });
-    fn_ = nullptr;
+    has_fn_ = false;
   }
 
  private:
@@ -50,7 +51,7 @@ class Pool {
       int64_t c = next_.fetch_add(1);
       if (c >= nchunks_) break;
       int64_t b = c * per_, e = std::min(n_, b + per_);
-      if (b < e) (*fn_)(b, e);
+      if (b < e) fn_(b, e);
       if (done_.fetch_add(1) + 1 == nchunks_) { std::lock_guard<std::mutex> lk(mu_); done_cv_.notify_all(); }
     }
     tl_in_parallel = false;
@@ -63,7 +64,7 @@ class Pool {
         cv_.wait(lk, [&] { return quit_ || gen_ != seen; });
         if (quit_) return;
         seen = gen_;
-        if (!fn_) continue;
+        if (!has_fn_) continue;
       }
       work();
     }
@@ -78,7 +79,8 @@ class Pool {
   std::vector<std::thread> workers_;
   std::mutex mu_, job_mu_;
   std::condition_variable cv_, done_cv_;
-  const std::function<void(int64_t, int64_t)>* fn_ = nullptr;
+  RangeFn fn_{kNoop};
+  bool has_fn_ = false;
   int64_t n_ = 0, per_ = 0, nchunks_ = 0;
   std::atomic<int64_t> next_{0}, done_{0};
   uint64_t gen_ = 0;
@@ -100,8 +102,7 @@ Pool& pool() { static Pool p(default_threads()); return p; }
 
 int num_threads() { return pool().size(); }
 void set_num_threads(int n) { pool().resize(n); }
-void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
-  if (n <= 0) return;
+void parallel_for_impl(int64_t n, int64_t grain, RangeFn fn) {
   pool().run(n, std::max<int64_t>(1, grain), fn);
 }
 

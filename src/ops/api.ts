@@ -15,49 +15,63 @@ const isOptions = (v: unknown): v is Record<string, unknown> =>
 const isTensorLike = (v: unknown): v is TensorLike =>
   v instanceof Tensor || (v !== null && typeof v === 'object' && 'dtype' in v && 'shape' in v && !isOptions(v));
 
+interface Binder { params: string[]; paramIndex: Map<string, number>; nIn: number; variadicAt: number }
+const binders = new WeakMap<OpDef, Binder>();
+function binderOf(def: OpDef): Binder {
+  let b = binders.get(def);
+  if (!b) {
+    const params = [...def.inputs.map((i) => i.name), ...def.attrs.map((a) => a.name)];
+    b = { params, paramIndex: new Map(params.map((p, i) => [p, i])), nIn: def.inputs.length, variadicAt: def.inputs.findIndex((i) => i.variadic) };
+    binders.set(def, b);
+  }
+  return b;
+}
+
 /** Binds JS call arguments to an op's inputs and attributes and runs it. */
 export function callOp(def: OpDef, args: readonly unknown[]): unknown {
-  const params = [...def.inputs.map((i) => i.name), ...def.attrs.map((a) => a.name)];
-  const named: Record<string, unknown> = {};
-  let positional = args;
-  if (args.length > 0 && isOptions(args[args.length - 1]) && !(def.inputs.length > args.length - 1 && def.inputs[args.length - 1]?.variadic)) {
-    const opts = args[args.length - 1] as Record<string, unknown>;
-    positional = args.slice(0, -1);
-    for (const [k, v] of Object.entries(opts)) {
+  const { params, paramIndex, nIn, variadicAt } = binderOf(def);
+  // Slot per parameter, in (inputs..., attrs...) order.
+  const slots = new Array<unknown>(params.length);
+  let nPos = args.length;
+  if (nPos > 0 && isOptions(args[nPos - 1]) && variadicAt !== nPos - 1) {
+    nPos--;
+    const opts = args[nPos] as Record<string, unknown>;
+    for (const k in opts) {
       const key = def.api?.aliases?.[k] ?? k;
       if (key === 'name') continue;  // Paddle's `name=` is accepted everywhere and ignored
-      if (!params.includes(key)) throw new TypeError(`${def.name}() got an unexpected keyword argument '${k}'`);
-      named[key] = v;
+      const i = paramIndex.get(key);
+      if (i === undefined) throw new TypeError(`${def.name}() got an unexpected keyword argument '${k}'`);
+      if (i < nPos) throw new TypeError(`${def.name}() got multiple values for argument '${key}'`);
+      slots[i] = opts[k];
     }
   }
-  if (positional.length > params.length) throw new TypeError(`${def.name}() takes at most ${params.length} arguments (${positional.length} given)`);
-  positional.forEach((v, i) => {
-    if (params[i] in named) throw new TypeError(`${def.name}() got multiple values for argument '${params[i]}'`);
-    named[params[i]] = v;
-  });
+  if (nPos > params.length) throw new TypeError(`${def.name}() takes at most ${params.length} arguments (${nPos} given)`);
+  for (let i = 0; i < nPos; i++) slots[i] = args[i];
 
   const inputs: (TensorLike | null)[] = [];
-  const scalarSlots: { index: number; value: number | boolean }[] = [];
-  for (const spec of def.inputs) {
-    const v = named[spec.name];
+  let scalarSlots: { index: number; value: number | boolean }[] | null = null;
+  for (let k = 0; k < nIn; k++) {
+    const spec = def.inputs[k];
+    const v = slots[k];
     if (spec.variadic) {
       if (!Array.isArray(v)) throw new TypeError(`${def.name}(): '${spec.name}' must be a list of tensors`);
       for (const t of v) {
         if (!isTensorLike(t)) throw new TypeError(`${def.name}(): '${spec.name}' must contain only tensors`);
         inputs.push(t);
       }
-    } else if (v === undefined || v === null) {
+    } else if (v instanceof Tensor) inputs.push(v);
+    else if (v === undefined || v === null) {
       if (!spec.optional) throw new TypeError(`${def.name}() missing required argument '${spec.name}'`);
       inputs.push(null);
     } else if (isTensorLike(v)) inputs.push(v);
-    else if (typeof v === 'number' || typeof v === 'boolean') { scalarSlots.push({ index: inputs.length, value: v }); inputs.push(null); }
+    else if (typeof v === 'number' || typeof v === 'boolean') { (scalarSlots ??= []).push({ index: inputs.length, value: v }); inputs.push(null); }
     else throw new TypeError(`${def.name}(): argument '${spec.name}' must be a Tensor, got ${describe(v)}`);
   }
   const attrGiven: Record<string, unknown> = {};
-  for (const a of def.attrs) if (named[a.name] !== undefined) attrGiven[a.name] = named[a.name];
+  for (let i = nIn; i < params.length; i++) if (slots[i] !== undefined) attrGiven[params[i]] = slots[i];
   const attrs = resolveAttrs(def, attrGiven);
 
-  if (scalarSlots.length || def.api?.promote) promoteInputs(def, inputs, scalarSlots);
+  if (scalarSlots || def.api?.promote) promoteInputs(def, inputs, scalarSlots ?? []);
   const outs = runOpDef(def, inputs, attrs);
   if (def.api?.returnOutput !== undefined) return outs[def.api.returnOutput];
   return outs.length === 1 ? outs[0] : outs;
@@ -71,11 +85,12 @@ function promoteInputs(def: OpDef, inputs: (TensorLike | null)[], scalars: { ind
     dt = dt === null ? (kind === 'float' ? 'float32' : kind === 'int' ? 'int64' : 'bool') : promoteWithScalar(dt, kind);
   }
   if (dt === null) return;
-  for (const s of scalars) inputs[s.index] = scalarTensor(s.value, dt);
+  const target: DType = dt;
+  for (const s of scalars) inputs[s.index] = scalarTensor(s.value, target);
   if (def.api?.promote) {
     for (let i = 0; i < inputs.length; i++) {
       const x = inputs[i];
-      if (x && x.dtype !== dt) inputs[i] = castTo(x, dt);
+      if (x && x.dtype !== target) inputs[i] = castTo(x, target);
     }
   }
 }

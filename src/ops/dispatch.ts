@@ -26,6 +26,12 @@ export function setStaticRecorder(r: StaticRecorder | null): StaticRecorder | nu
 export function setAutogradHook(h: AutogradHook | null): AutogradHook | null { const p = autograd; autograd = h; return p; }
 export const getStaticRecorder = (): StaticRecorder | null => recorder;
 
+// Scratch shared with native/src/addon.cc (runAlloc). Sized for the largest op call (concat of
+// many tensors, long attribute lists); overflow is checked on the native side.
+const SCRATCH_I = new Int32Array(4096);
+const SCRATCH_D = new Float64Array(16384);
+native.setScratch(SCRATCH_I, SCRATCH_D);
+
 /** Counters observable by tests: eager kernel launches and views made. */
 export const dispatchCounters = { kernels: 0, views: 0 };
 
@@ -105,24 +111,26 @@ export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], att
       return results;
     }
   }
-  const outHandles = new Array<number>(outs.length);
-  results = new Array<Tensor>(outs.length);
-  for (let i = 0; i < outs.length; i++) {
-    const m = outs[i];
+  // One native call: input handles, attrs and output specs go through the shared scratch arrays.
+  let ni = 0;
+  for (const x of ts) if (x) SCRATCH_I[ni++] = x.h(def.name);
+  const enc = encodeAttrs(def, attrs, metas);
+  let pos = 0;
+  for (; pos < enc.length; pos++) SCRATCH_D[pos] = enc[pos];
+  const nAttrs = pos;
+  for (const m of outs) {
     if (!isStatic(m.shape)) throw new Error(`${def.name}: eager output shape ${shapeStr(m.shape)} is not concrete`);
-    const shape = m.shape as number[];
-    const h = native.empty(DTYPE_CODE[m.dtype], shape);
-    outHandles[i] = h;
-    results[i] = new Tensor(h, m.dtype, shape);
+    SCRATCH_D[pos++] = DTYPE_CODE[m.dtype];
+    SCRATCH_D[pos++] = m.shape.length;
+    for (const d of m.shape as number[]) SCRATCH_D[pos++] = d;
   }
-  const inHandles: number[] = [];
-  for (const x of ts) if (x) inHandles.push(x.h(def.name));
   try {
-    native.run(kernelOf(def), inHandles, outHandles, encodeAttrs(def, attrs, metas));
+    native.runAlloc(kernelOf(def), ni, outs.length, nAttrs);
   } catch (e) {
-    for (const r of results) r.dispose();
     throw rethrow(def, e);
   }
+  results = new Array<Tensor>(outs.length);
+  for (let i = 0; i < outs.length; i++) results[i] = new Tensor(SCRATCH_I[ni + i], outs[i].dtype, outs[i].shape as number[]);
   dispatchCounters.kernels++;
   if (autograd) autograd.onOp(def, ts, attrs, results);
   return results;

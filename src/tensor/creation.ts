@@ -56,7 +56,9 @@ export function encodeValues(values: ArrayLike<number | boolean | bigint>, dtype
 
 /**
  * Creates a tensor from JS data, as paddle.to_tensor does.
- * Python-like defaults: floats -> float32, integers -> int64, booleans -> bool.
+ * Default dtypes: JS numbers -> float32 (JS cannot tell 1 from 1.0; pass 'int64' or BigInts for
+ * integers), bigint -> int64, booleans -> bool, typed arrays keep their element type.
+ * The Python bridge passes ints and floats apart and gets Paddle's int64/float32 defaults.
  * @example const x = paddle.to_tensor([[1, 2], [3, 4]], 'float32');
  */
 export function to_tensor(data: TensorData, dtype?: DType | string | null, _place?: unknown, stop_gradient = true): Tensor {
@@ -75,7 +77,7 @@ export function to_tensor(data: TensorData, dtype?: DType | string | null, _plac
     if (!dt) {
       if (flat.length === 0) dt = 'float32';
       else if (flat.every((v) => typeof v === 'boolean')) dt = 'bool';
-      else if (flat.every((v) => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v) && !isFloatSource(data)))) dt = 'int64';
+      else if (flat.every((v) => typeof v === 'bigint')) dt = 'int64';
       else dt = 'float32';
     }
     const bytes = encodeValues(flat, dt);
@@ -87,7 +89,3 @@ export function to_tensor(data: TensorData, dtype?: DType | string | null, _plac
   return t;
 }
 
-// A Float32Array/Float64Array source stays floating even when its values are whole numbers.
-function isFloatSource(d: TensorData): boolean {
-  return d instanceof Float32Array || d instanceof Float64Array;
-}
