@@ -1,0 +1,44 @@
+// bench/results.md is shared by every benchmark: each owns one `## title` section and rewrites
+// only that section, so benchmarks can run separately and in any order.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+
+export const RESULTS_PATH = join(dirname(fileURLToPath(import.meta.url)), 'results.md');
+
+const HEADER = `# Skiff benchmark results
+
+Each section is written by one script in \`bench/\` (see its name). Machines are noisy: compare
+ratios measured in the same run, and medians.
+`;
+
+/** Replaces (or appends) the section `## title` of bench/results.md with `body`. */
+export function writeSection(title: string, body: string): void {
+  let text = existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : HEADER;
+  const stamp = `_${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus().length} cores, Node ${process.version}_`;
+  const section = `## ${title}\n\n${stamp}\n\n${body.trim()}\n`;
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l.trim() === `## ${title}`);
+  if (start < 0) {
+    text = `${text.trimEnd()}\n\n${section}`;
+  } else {
+    let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
+    if (end < 0) end = lines.length;
+    text = [...lines.slice(0, start), ...section.trimEnd().split('\n'), '', ...lines.slice(end)].join('\n');
+  }
+  writeFileSync(RESULTS_PATH, `${text.trimEnd()}\n`);
+}
+
+/** Median of samples. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Markdown table from a header row and rows. */
+export function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+  const fmt = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(4)) : v);
+  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(fmt).join(' | ')} |`)].join('\n');
+}
