@@ -7,6 +7,21 @@ import { existsSync } from 'node:fs';
 export interface NativeMemStats { liveTensors: number; liveStorages: number; liveBytes: number; peakBytes: number }
 export interface NativeMeta { dtype: number; shape: number[]; strides: number[]; offset: number; storageElements: number }
 
+/** A lowered program in the runner's wire format (see native/src/program_format.h). */
+export interface NativeProgramDesc {
+  nInputs: number; nParams: number; nHost: number;
+  slots: Int32Array; dims: Float64Array; labels: string[];
+  instrs: Int32Array; args: Int32Array; attrs: Float64Array; names: string[];
+  buffers: Float64Array; outputs: Int32Array;
+}
+/** A run stopped at host-call instruction `instr`: call host function `host` on `args` (fresh handles), then programResume(state, ...). */
+export interface NativeSuspension { state: number; instr: number; host: number; args: Int32Array }
+export interface NativeProgramInfo { instructions: number; slots: number; buffers: number; bufferBytes: number; runs: number; lastPeakBytes: number; lastInstructions: number }
+export interface NativeProgramStats {
+  created: number; live: number; suspended: number; runs: number; resumes: number; instructions: number;
+  kernels: number; views: number; hostCalls: number; copies: number; buffersAllocated: number; lastPeakBytes: number; maxPeakBytes: number;
+}
+
 export interface NativeAddon {
   empty(dtype: number, shape: readonly number[]): number;
   fromBytes(dtype: number, shape: readonly number[], data: ArrayBufferView | ArrayBuffer): number;
@@ -26,6 +41,17 @@ export interface NativeAddon {
   memStats(): NativeMemStats;
   resetPeak(): void;
   numThreads(n?: number): number;
+  // Static program runner (native/src/program*.cc; wire format in program_format.h, written by src/executor/program.ts).
+  programCreate(desc: NativeProgramDesc): number;
+  /** Runs the whole program: 0 when done (output handles written into `outs`), or a host-call suspension. */
+  programRun(id: number, inputs: Int32Array, params: Int32Array, outs: Int32Array): 0 | NativeSuspension;
+  /** Hands a suspended run the host call's result handles and continues it (same return contract as programRun). */
+  programResume(state: number, results: Int32Array, outs: Int32Array): 0 | NativeSuspension;
+  /** Abandons a suspended run, freeing its buffers. */
+  programAbort(state: number): boolean;
+  programFree(id: number): boolean;
+  programInfo(id: number): NativeProgramInfo;
+  programStats(): NativeProgramStats;
   [extra: string]: unknown;
 }
 

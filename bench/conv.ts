@@ -1,0 +1,66 @@
+// Convolution benchmark: eager F.conv2d on LeNet and ResNet-sized problems, ms per call and
+// GF/s (2 * multiply-adds), with the whole pool and with one thread. Writes the
+// "Convolution" section of bench/results.md.   Run: npx tsx bench/conv.ts
+import { native } from '../src/native.js';
+import { paddle } from '../src/paddle.js';
+import { scope, type Tensor } from '../src/tensor/tensor.js';
+import { median, table, writeSection } from './results.js';
+
+interface Case { name: string; x: number[]; w: number[]; bias: boolean; stride?: number; padding?: number; groups?: number; dtype?: string; format?: string }
+
+const cases: Case[] = [
+  { name: 'LeNet conv1', x: [64, 1, 28, 28], w: [6, 1, 5, 5], bias: true },
+  { name: 'LeNet conv2', x: [64, 6, 12, 12], w: [16, 6, 5, 5], bias: true },
+  { name: 'ResNet 3x3', x: [8, 64, 56, 56], w: [64, 64, 3, 3], bias: false, padding: 1 },
+  { name: 'ResNet 3x3 float64', x: [8, 64, 56, 56], w: [64, 64, 3, 3], bias: false, padding: 1, dtype: 'float64' },
+  { name: 'ResNet 3x3 stride 2', x: [8, 64, 56, 56], w: [128, 64, 3, 3], bias: false, stride: 2, padding: 1 },
+  { name: 'ResNet 1x1', x: [8, 256, 14, 14], w: [64, 256, 1, 1], bias: false },
+  { name: 'ResNet 3x3 NHWC', x: [8, 56, 56, 64], w: [64, 64, 3, 3], bias: false, padding: 1, format: 'NHWC' },
+  { name: 'MobileNet depthwise 3x3', x: [8, 64, 56, 56], w: [64, 1, 3, 3], bias: false, padding: 1, groups: 64 },
+];
+
+function flops(c: Case, out: readonly number[]): number {
+  const [, cg, kh, kw] = c.w;
+  let n = 1;
+  for (const d of out) n *= d;
+  return 2 * n * cg * kh * kw;
+}
+
+/** Median ms per call over at least `minMs` of calls after warm-up. */
+function time(fn: () => void, minMs = 400, minReps = 5): number {
+  for (let i = 0; i < 2; i++) fn();
+  const ts: number[] = [];
+  const start = performance.now();
+  while (ts.length < minReps || (performance.now() - start < minMs && ts.length < 200)) {
+    const t0 = performance.now();
+    fn();
+    ts.push(performance.now() - t0);
+  }
+  return median(ts);
+}
+
+const F = paddle.nn.functional;
+const pool = native.numThreads();
+const rows: (string | number)[][] = [];
+for (const c of cases) {
+  const dtype = c.dtype ?? 'float32';
+  const x = paddle.rand(c.x, dtype) as Tensor;
+  const w = paddle.rand(c.w, dtype) as Tensor;
+  const b = c.bias ? (paddle.rand([c.w[0]], dtype) as Tensor) : null;
+  const run = () => scope(() => { F.conv2d(x, w, b, c.stride ?? 1, c.padding ?? 0, 1, c.groups ?? 1, c.format ?? 'NCHW'); });
+  const out = scope(() => [...(F.conv2d(x, w, b, c.stride ?? 1, c.padding ?? 0, 1, c.groups ?? 1, c.format ?? 'NCHW') as Tensor).shape]);
+  const gf = flops(c, out) / 1e9;
+  const msAll = time(run);
+  native.numThreads(1);
+  const ms1 = time(run);
+  native.numThreads(pool);
+  rows.push([c.name, `${JSON.stringify(c.x)} x ${JSON.stringify(c.w)}`, msAll, gf / (msAll / 1e3), ms1, gf / (ms1 / 1e3)]);
+  console.log(rows[rows.length - 1].join('  '));
+  x.dispose(); w.dispose(); b?.dispose();
+}
+
+const gemmInfo = typeof native.gemmInfo === 'function' ? ` GEMM: ${(native.gemmInfo as () => string)()}.` : '';
+writeSection('Convolution', `Eager \`F.conv2d\` (im2col + packed GEMM, batch split over threads), float32 unless noted,
+median ms per call; GF/s counts 2 flops per multiply-add. ${pool} threads vs 1.${gemmInfo}
+
+${table(['case', 'x x weight', `ms (${pool} thr)`, `GF/s (${pool} thr)`, 'ms (1 thr)', 'GF/s (1 thr)'], rows)}`);

@@ -1,0 +1,58 @@
+"""Skiff's `paddle`: a pure-Python front for Skiff's TypeScript runtime, running inside Pyodide.
+
+The functional API and Tensor methods are generated from the op registry at import (one JSON
+op table from the runtime); the rest (to_tensor, dtypes, nn layers, device and seed switches)
+is written here. Every op crosses into the runtime once with handles and scalars.
+
+>>> import paddle
+>>> x = paddle.to_tensor([[1., 2.], [3., 4.]])
+>>> (x + 1).tolist()
+[[2.0, 3.0], [4.0, 5.0]]
+"""
+__version__ = '2.6.0'
+
+from . import _bridge  # noqa: F401  (binds the runtime's functions first)
+from .dtype import (DType as dtype, float32, float64, float16, bfloat16, int8, uint8, int32, int64, bool_ as bool,  # noqa: F401
+                    get_default_dtype, set_default_dtype)
+from .tensor import Tensor  # noqa: F401
+from .creation import to_tensor, is_tensor, zeros, ones, full, zeros_like, ones_like, full_like  # noqa: F401
+from .framework import (CPUPlace, CUDAPlace, Place, ParamAttr, set_device, get_device, seed, in_dynamic_mode,  # noqa: F401
+                        is_compiled_with_cuda, is_compiled_with_rocm, is_compiled_with_xpu, device_count,
+                        no_grad, enable_grad, is_grad_enabled, set_grad_enabled)
+from ._format import set_printoptions  # noqa: F401
+from . import _ops
+from . import framework, device  # noqa: F401
+from . import nn  # noqa: F401
+from .nn.layer.layers import Parameter  # noqa: F401
+
+def disable_static(place=None):
+    """Dynamic (eager) mode is the only mode outside to_static; accepted for compatibility."""
+
+
+def enable_static():
+    raise NotImplementedError('paddle.enable_static(): static-graph mode is not available; use paddle.jit.to_static')
+
+
+def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, default_initializer=None):
+    from .nn.layer.layers import create_parameter as _cp
+    return _cp(shape, dtype, attr if attr is not None else name, is_bias, default_initializer)
+
+
+def numel(x, name=None):
+    return x.numel()
+
+
+def shape(x):
+    return to_tensor(x.shape, dtype='int64')
+
+
+def rank(x):
+    return to_tensor(x.ndim, dtype='int32')
+
+
+# names the registry must not replace: they are the Python API's own
+_PROTECTED = ('to_tensor', 'Tensor', 'seed', 'set_device', 'get_device', 'is_tensor', 'in_dynamic_mode',
+              'dtype', 'float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'int64', 'bool')
+
+import sys as _sys  # noqa: E402
+_ops.install(_sys.modules[__name__], _PROTECTED)

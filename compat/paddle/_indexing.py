@@ -1,0 +1,116 @@
+"""Tensor.__getitem__ / __setitem__ for basic indexing (ints, slices, None, Ellipsis), built from
+the registry's slice / strided_slice / squeeze / unsqueeze ops; tensor indices use
+masked_select / index_select when those ops exist.
+
+Integer indices drop their dimension (x[0] of a 1-D tensor is 0-dim, as in Paddle 2.6+).
+Assignment needs an inplace set_value op, which the registry does not have yet.
+"""
+import operator
+
+from . import _ops
+
+
+def _need(name):
+    f = _ops.public(name)
+    if f is None:
+        raise NotImplementedError("tensor indexing needs paddle.%s, which Skiff's op registry does not provide yet" % name)
+    return f
+
+
+def _is_tensor(v):
+    from .tensor import Tensor
+    return isinstance(v, Tensor)
+
+
+def _expand(index, rank):
+    items = list(index) if isinstance(index, tuple) else [index]
+    n_ell = sum(1 for i in items if i is Ellipsis)
+    if n_ell > 1:
+        raise IndexError('an index can only have a single ellipsis (...)')
+    n_real = sum(1 for i in items if i is not None and i is not Ellipsis)
+    if n_real > rank:
+        raise IndexError('too many indices for tensor: tensor is %d-dimensional, but %d were indexed' % (rank, n_real))
+    if n_ell:
+        k = items.index(Ellipsis)
+        items[k:k + 1] = [slice(None)] * (rank - n_real)
+    return items
+
+
+def getitem(x, index):
+    if _is_tensor(index) or isinstance(index, list):
+        return _advanced(x, index)
+    shape = x.shape
+    items = _expand(index, len(shape))
+    axes, starts, ends, steps = [], [], [], []
+    squeeze, insert = [], []
+    d = out = 0
+    for it in items:
+        if it is None:
+            insert.append(out)
+            out += 1
+            continue
+        if isinstance(it, slice):
+            n = shape[d]
+            start, stop, step = it.indices(n)
+            if (start, stop, step) != (0, n, 1):
+                # slice.indices gives stop = -1 for "through index 0" with a negative step,
+                # which is also what Paddle's strided_slice means by end = -1 there.
+                axes.append(d)
+                starts.append(start)
+                ends.append(stop)
+                steps.append(step)
+            d += 1
+            out += 1
+            continue
+        if isinstance(it, bool) or _is_tensor(it) or isinstance(it, (list, tuple)):
+            raise NotImplementedError('Tensor indexing with %r mixed with other indices is not supported yet' % type(it).__name__)
+        try:
+            i = operator.index(it)
+        except TypeError:
+            raise TypeError('only integers, slices, None, Ellipsis and tensors are valid indices, got %r' % (it,)) from None
+        n = shape[d]
+        if not -n <= i < n:
+            raise IndexError('index %d is out of bounds for axis %d with size %d' % (i, d, n))
+        if i < 0:
+            i += n
+        axes.append(d)
+        starts.append(i)
+        ends.append(i + 1)
+        steps.append(1)
+        squeeze.append(d)
+        d += 1
+    y = x
+    if axes:
+        if any(s != 1 for s in steps):
+            y = _need('strided_slice')(y, axes, starts, ends, steps)
+        else:
+            y = _need('slice')(y, axes, starts, ends)
+    if squeeze:
+        y = _need('squeeze')(y, squeeze)
+    if insert:
+        y = _need('unsqueeze')(y, insert)
+    return y
+
+
+def _advanced(x, index):
+    from .creation import to_tensor
+    if isinstance(index, list):
+        index = to_tensor(index)
+    if index.dtype.name == 'bool':
+        if index.shape != x.shape:
+            raise IndexError('boolean index of shape %s does not match the tensor shape %s' % (index.shape, x.shape))
+        return _need('masked_select')(x, index)
+    if index.dtype.kind != 'i':
+        raise IndexError('tensors used as indices must be integer or bool, got %s' % index.dtype.name)
+    if index.ndim == 0:
+        return getitem(x, int(index.item()))
+    if index.ndim == 1:
+        return _need('index_select')(x, index, 0)
+    raise NotImplementedError('indexing with a %d-D integer tensor is not supported yet' % index.ndim)
+
+
+def setitem(x, index, value):
+    f = _ops.public('_set_value_inplace')
+    if f is None:
+        raise NotImplementedError("Tensor.__setitem__ needs an inplace set_value op, which Skiff's op registry does not have yet")
+    f(x, index, value)

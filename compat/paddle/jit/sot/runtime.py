@@ -1,0 +1,309 @@
+"""Python side of the symbolic opcode translator (frontend/python/sot on the TypeScript side).
+
+`StaticFunction` wraps a function: the first call sends its code object once and gets an id;
+every call checks the function-wide global guards here (no crossing), encodes the arguments as
+one tagged string and calls TypeScript, which walks the trace tree. TypeScript calls back the
+functions at the bottom of this module (describe, code_info, step, ...) with ids and strings.
+"""
+import builtins
+import dis
+import linecache
+import sys
+import types
+
+import _skiff_sot as _ts
+
+from . import concrete
+from .encoding import OBJECTS, PINS, decode, decode_many, encode, encode_many, remember
+from ...tensor import Tensor
+
+_call_ts = _ts.call
+_register_ts = _ts.register
+_MISSING = object()
+
+# A global counter of Layer structure changes (setattr, add_sublayer, train/eval, hooks);
+# guards on layers compare it instead of re-reading attributes on every call.
+LAYER_VERSION = [0]
+
+
+def bump_layer_version():
+    LAYER_VERSION[0] += 1
+
+
+class _Disabled:
+    enabled = True
+
+
+CONFIG = _Disabled()
+
+
+def _interp_info():
+    info = {
+        'binaryOps': [sym for _, sym in getattr(dis, '_nb_ops', [])],
+        'cmpOp': list(dis.cmp_op),
+        'compareShift': 4 if sys.version_info < (3, 13) else 5,
+        'compareToBool': sys.version_info >= (3, 13),
+        'callableFirst': sys.version_info >= (3, 13),
+        'nullAfterAttr': sys.version_info >= (3, 13),
+    }
+    return info
+
+
+INFO = _interp_info()
+
+
+class GuardFailure(Exception):
+    pass
+
+
+class StaticFunction:
+    """A function (or bound method) translated by the SOT on its calls."""
+
+    def __init__(self, fn, input_spec=None, full_graph=False):
+        self._fn = fn
+        self._input_spec = input_spec
+        self._full_graph = full_graph
+        self._fid = 0
+        self._eager = False
+        self._globals = ()      # function-wide guards: (container, name, is_attr, expected)
+        self.__wrapped__ = fn
+        self.__name__ = getattr(fn, '__name__', 'fn')
+        self.__qualname__ = getattr(fn, '__qualname__', self.__name__)
+        self.__doc__ = getattr(fn, '__doc__', None)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        bound = StaticFunction(self._fn.__get__(obj, objtype), self._input_spec, self._full_graph)
+        # cache per instance so translations are reused across calls
+        try:
+            obj.__dict__[self.__name__] = bound
+        except (AttributeError, TypeError):
+            pass
+        return bound
+
+    @property
+    def dygraph_function(self):
+        return self._fn
+
+    def __call__(self, *args, **kwargs):
+        if not CONFIG.enabled or self._eager:
+            return self._fn(*args, **kwargs)
+        fid = self._fid
+        if not fid:
+            fid = self._fid = _register_ts(remember(self._fn), 1 if self._full_graph else 0)
+            if fid < 0:
+                self._eager = True
+                return self._fn(*args, **kwargs)
+        for container, name, is_attr, expected in self._globals:
+            got = getattr(container, name, _MISSING) if is_attr else container.get(name, _MISSING)
+            if got is not expected:
+                _ts.invalidate(fid)
+                self._globals = ()
+                break
+        out = ['i%d;' % LAYER_VERSION[0]]
+        for a in args:
+            _enc(a, out)
+        if kwargs:
+            out.append('D0;{')
+            for k, v in kwargs.items():
+                out.append('s%d:' % len(k))
+                out.append(k)
+                _enc(v, out)
+            out.append('}')
+        r = _call_ts(fid, ''.join(out), len(args))
+        if r[0] == 'E':
+            _raise_pending(r)
+        if r == 'F':          # the function was marked eager (fallback) during this call
+            self._eager = True
+            return self._fn(*args, **kwargs)
+        return decode(r)
+
+
+from .encoding import enc as _enc  # noqa: E402
+
+
+# ---- errors crossing back to the caller ---------------------------------------------------------
+_PENDING = [None]
+
+
+def _raise_pending(r):
+    exc = _PENDING[0]
+    _PENDING[0] = None
+    if exc is None:
+        kind, _, msg = r[1:].partition('\x01')
+        exc = getattr(builtins, kind, RuntimeError)(msg)
+    raise exc
+
+
+def _user_frame_raiser(filename, lineno, name):
+    """A function whose frame reports the user's file and line, so tracebacks show the user's
+    source line for errors raised by concrete steps. Built structurally with code.replace."""
+    def _raise(e):
+        raise e
+    code = _raise.__code__.replace(co_filename=filename, co_name=name, co_firstlineno=max(1, lineno - 1),
+                                   co_qualname=name) if sys.version_info >= (3, 11) else _raise.__code__
+    return types.FunctionType(code, {})
+
+
+# ---- called from TypeScript ---------------------------------------------------------------------
+def code_info(oid):
+    """JSON-able description of a function's code object (sent once per code object)."""
+    import json
+    obj = OBJECTS[oid]
+    code = obj if isinstance(obj, types.CodeType) else obj.__code__
+    remember(code)
+    kinds = []
+    names = list(code.co_varnames)
+    for n in code.co_cellvars:
+        if n not in names:
+            names.append(n)
+    cells = set(code.co_cellvars)
+    for n in code.co_varnames:
+        kinds.append('c' if n in cells else 'l')
+    for n in code.co_cellvars:
+        if n not in code.co_varnames:
+            kinds.append('c')
+    names += list(code.co_freevars)
+    kinds += ['f'] * len(code.co_freevars)
+    lines = [-1] * (len(code.co_code) // 2)
+    for i, pos in enumerate(code.co_positions()):
+        if i < len(lines):
+            lines[i] = pos[0] if pos[0] is not None else -1
+    return json.dumps({
+        'id': id(code), 'name': code.co_name, 'qualname': getattr(code, 'co_qualname', code.co_name),
+        'filename': code.co_filename, 'firstlineno': code.co_firstlineno,
+        'argcount': code.co_argcount, 'posonlyargcount': code.co_posonlyargcount,
+        'kwonlyargcount': code.co_kwonlyargcount, 'flags': code.co_flags,
+        'localsplus': names, 'localkinds': ''.join(kinds), 'names': list(code.co_names),
+        'consts': [encode(c) for c in code.co_consts],
+        'code': code.co_code.decode('latin-1'), 'lines': lines,
+        'hasExceptionTable': len(getattr(code, 'co_exceptiontable', b'')) > 0,
+    })
+
+
+def describe(oid):
+    """'kind|detail' telling the translator how to treat an object."""
+    o = OBJECTS[oid]
+    t = type(o)
+    op = getattr(o, '_skiff_op', None)
+    if op is not None and callable(o):
+        return 'api|' + op
+    if t is types.FunctionType:
+        return 'function|%d|%s' % (remember(o.__code__), o.__qualname__)
+    if t is types.MethodType:
+        return 'method|%d|%d' % (remember(o.__self__), remember(o.__func__))
+    if t is types.BuiltinFunctionType or t is types.BuiltinMethodType:
+        if getattr(o, '__self__', None) is builtins or getattr(o, '__module__', None) == 'builtins':
+            return 'builtin|' + o.__name__
+        return 'other|' + t.__name__
+    if t is types.ModuleType:
+        return 'module|' + o.__name__
+    if isinstance(o, type):
+        if o in (int, float, bool, str, tuple, list, dict, set, range, slice, enumerate, zip, map, filter, reversed, type, object, super, isinstance):
+            return 'builtin|' + o.__name__
+        return 'class|' + o.__qualname__
+    from ...nn.layer.layers import Layer
+    if isinstance(o, Layer):
+        return 'layer|' + t.__qualname__
+    if isinstance(o, StaticFunction):
+        return 'other|StaticFunction'
+    return 'other|' + t.__qualname__
+
+
+def type_name(oid):
+    return type(OBJECTS[oid]).__qualname__
+
+
+def get_attr(value_enc, name):
+    """getattr on a real value; 'E...' with the exception on failure."""
+    try:
+        return encode(getattr(decode(value_enc), name))
+    except BaseException as e:  # noqa: BLE001 - every error is reported to the translator
+        return _error(e)
+
+
+def global_lookup(globals_oid, name):
+    """LOAD_GLOBAL: the globals dict, then builtins. 'E...' (NameError) when missing."""
+    g = OBJECTS[globals_oid]
+    v = g.get(name, _MISSING)
+    if v is _MISSING:
+        b = g.get('__builtins__', builtins)
+        v = (b.get(name, _MISSING) if isinstance(b, dict) else getattr(b, name, _MISSING))
+        if v is _MISSING:
+            return _error(NameError("name '%s' is not defined" % name))
+        return 'B' + encode(v)
+    return 'G' + encode(v)
+
+
+def function_parts(oid):
+    """Globals, defaults, kwdefaults and closure cell contents of a function (for inlining)."""
+    f = OBJECTS[oid]
+    cells = f.__closure__ or ()
+    contents = []
+    for c in cells:
+        try:
+            contents.append(c.cell_contents)
+        except ValueError:
+            contents.append(_MISSING)
+    import json
+    return json.dumps([
+        remember(f.__globals__), encode(f.__defaults__ or ()), encode(dict(f.__kwdefaults__ or {})),
+        encode(tuple(c for c in cells)),
+        encode(tuple(None if x is _MISSING else x for x in contents))])
+
+
+def step(opname, arg, argval_enc, operands_enc):
+    """Runs one instruction concretely; returns the encoded tuple of pushed values, prefixed by
+    the layer version (which a step may change). Errors return 'E...' and stay pending."""
+    try:
+        argval = decode(argval_enc) if argval_enc else None
+        ops = decode_many(operands_enc) if operands_enc else []
+        out = concrete.run(opname, arg, argval, ops, INFO)
+        return encode((LAYER_VERSION[0], tuple(out)))
+    except BaseException as e:  # noqa: BLE001
+        return _error(e)
+
+
+def _error(e):
+    _PENDING[0] = e
+    return 'E%s\x01%s' % (type(e).__name__, e)
+
+
+def set_error_location(filename, lineno, name):
+    """Re-raises the pending exception through a frame at the user's line."""
+    e = _PENDING[0]
+    if e is None:
+        return
+    try:
+        _user_frame_raiser(filename, lineno, name)(e)
+    except BaseException as e2:  # noqa: BLE001
+        _PENDING[0] = e2
+
+
+def pin(oid):
+    PINS[oid] = PINS.get(oid, 0) + 1
+
+
+def unpin(oid):
+    n = PINS.get(oid, 0) - 1
+    if n <= 0:
+        PINS.pop(oid, None)
+    else:
+        PINS[oid] = n
+
+
+def end_call():
+    """Forgets per-call objects: only pinned ones stay."""
+    if len(OBJECTS) > len(PINS):
+        for k in [k for k in OBJECTS if k not in PINS]:
+            del OBJECTS[k]
+
+
+def set_globals_guards(fn_oid, guards_enc):
+    """Installs the function-wide global guards on the StaticFunction wrappers of fn."""
+    return 0
+
+
+def source_line(filename, lineno):
+    return linecache.getline(filename, lineno).strip()

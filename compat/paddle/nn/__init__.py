@@ -1,0 +1,10 @@
+"""paddle.nn: Layer, common layers, containers, functional and initializers."""
+from . import functional, initializer  # noqa: F401
+from .layer.layers import Layer, Parameter  # noqa: F401
+from .layer.common import Linear, Dropout, Flatten, Identity, Embedding  # noqa: F401
+from .layer.conv import Conv2D  # noqa: F401
+from .layer.pooling import MaxPool2D, AvgPool2D, AdaptiveAvgPool2D  # noqa: F401
+from .layer.norm import BatchNorm, BatchNorm1D, BatchNorm2D, LayerNorm  # noqa: F401
+from .layer.activation import (ReLU, ReLU6, GELU, Sigmoid, Tanh, Silu, Swish, Hardswish, Hardsigmoid,  # noqa: F401
+                               Softplus, LeakyReLU, ELU, Softmax, LogSoftmax)
+from .layer.container import Sequential, LayerList, LayerDict  # noqa: F401

@@ -1,0 +1,424 @@
+"""paddle.Tensor: a plain Python object holding an integer handle into Skiff's runtime.
+
+Metadata (shape, dtype, stop_gradient) is fetched on first use and cached. Operators call the
+bridge directly with handles and scalars (one crossing per op); their ops come from the
+registry's table, so `x + y` runs the same `add` as `paddle.add` and the TypeScript API.
+"""
+from . import _bridge
+from . import _table
+from .dtype import DTYPES, DType, dtype_of
+
+_un, _bin, _bins, _call = _bridge.un, _bridge.bin, _bridge.bins, _bridge.call
+_meta, _raw, _item = _bridge.meta, _bridge.raw, _bridge.item
+_error, _release = _bridge.error, _bridge.release
+_new = object.__new__
+
+INT, FLOAT, BOOL, REVERSED = 0, 1, 2, 4
+
+
+def _wrap(h):
+    t = _new(Tensor)
+    t._h = h
+    t._m = None
+    return t
+
+
+def _result(r, multi=None):
+    """Tensor(s) for a bridge result: a handle, or 'h1,h2' for several outputs."""
+    if type(r) is int:
+        if r == 0:
+            raise _error()
+        return _wrap(r)
+    if not r:
+        raise _error()
+    outs = [_wrap(int(h)) for h in r.split(',')]
+    return outs if multi == 'list' else tuple(outs)
+
+
+class Tensor:
+    """A tensor in Skiff's native memory. Create with `paddle.to_tensor`."""
+    __slots__ = ('_h', '_m', '_name', '__weakref__')
+
+    def __init__(self, data=None, dtype=None, place=None, stop_gradient=True):
+        self._h = 0
+        self._m = None
+        if data is not None:
+            from .creation import to_tensor
+            t = to_tensor(data, dtype=dtype, stop_gradient=stop_gradient)
+            self._h, t._h = t._h, 0
+
+    def __del__(self):
+        _release(self._h)
+
+    # --- metadata -------------------------------------------------------------------------
+    def _load(self):
+        s = _meta(self._h)
+        if not s:
+            raise _error()
+        dt, sh, sg = s.split(';')
+        m = [[int(d) for d in sh.split(',')] if sh else [], DTYPES[dt], sg == '1']
+        self._m = m
+        return m
+
+    @property
+    def shape(self):
+        """The shape as a list of ints (a new list each time)."""
+        return list((self._m or self._load())[0])
+
+    @property
+    def dtype(self):
+        return (self._m or self._load())[1]
+
+    @property
+    def ndim(self):
+        return len((self._m or self._load())[0])
+
+    def dim(self):
+        return self.ndim
+
+    ndimension = dim
+
+    @property
+    def size(self):
+        """Number of elements (an int, as in Paddle)."""
+        n = 1
+        for d in (self._m or self._load())[0]:
+            n *= d
+        return n
+
+    @property
+    def place(self):
+        from .framework import CPUPlace
+        return CPUPlace()
+
+    @property
+    def stop_gradient(self):
+        return (self._m or self._load())[2]
+
+    @stop_gradient.setter
+    def stop_gradient(self, v):
+        m = self._m or self._load()
+        v = bool(v)
+        if m[2] != v:
+            if not _bridge.set_stop_gradient(self._h, v):
+                raise _error()
+            m[2] = v
+
+    @property
+    def name(self):
+        try:
+            return self._name
+        except AttributeError:
+            return 'generated_tensor_%d' % abs(self._h)
+
+    @name.setter
+    def name(self, v):
+        self._name = v
+
+    @property
+    def is_leaf(self):
+        return True
+
+    @property
+    def grad(self):
+        return None
+
+    @property
+    def persistable(self):
+        return False
+
+    @property
+    def T(self):
+        from . import _ops
+        n = self.ndim
+        return _ops.function('transpose')(self, list(range(n - 1, -1, -1)))
+
+    def numel(self):
+        from .creation import to_tensor
+        return to_tensor(self.size, dtype='int64')
+
+    def is_floating_point(self):
+        return self.dtype.kind == 'f'
+
+    # --- data out ---------------------------------------------------------------------------
+    def tolist(self):
+        """Nested Python lists (a Python scalar for a 0-dim tensor); one copy of the data."""
+        m = self._m or self._load()
+        b = _raw(self._h)
+        if type(b) is int:
+            raise _error()
+        flat = memoryview(b.to_bytes()).cast(m[1].fmt).tolist()
+        return _nest(flat, m[0])
+
+    def item(self, *args):
+        """The value of a one-element tensor, or of the element at a flat or full index."""
+        m = self._m or self._load()
+        shape = m[0]
+        n = 1
+        for d in shape:
+            n *= d
+        if not args:
+            if n != 1:
+                raise ValueError('item(): only a tensor with one element can be converted to a Python scalar, got shape %s' % shape)
+            flat = 0
+        elif len(args) == 1:
+            flat = args[0]
+            if flat < 0:
+                flat += n
+            if not 0 <= flat < n:
+                raise IndexError('item(): index %d is out of range for %d elements' % (args[0], n))
+        else:
+            if len(args) != len(shape):
+                raise IndexError('item(): %d indices for a tensor of rank %d' % (len(args), len(shape)))
+            flat = 0
+            for i, (a, d) in enumerate(zip(args, shape)):
+                if a < 0:
+                    a += d
+                if not 0 <= a < d:
+                    raise IndexError('item(): index %d is out of range for dim %d of size %d' % (args[i], i, d))
+                flat = flat * d + a
+        v = _item(self._h, flat)
+        if v is None:
+            raise _error()
+        kind = m[1].kind
+        if kind == 'f':
+            return float(v)
+        if kind == 'b':
+            return bool(v)
+        return int(v)
+
+    def numpy(self):
+        """Not available: Skiff's Pyodide has no numpy (its wheels are only on the CDN). Use
+        `tolist()` or `item()`; a numpy subset in compat/ will lift this."""
+        raise NotImplementedError('Tensor.numpy(): numpy is not available in Skiff (no numpy in its offline Pyodide); use tolist() or item()')
+
+    def __array__(self, *a, **k):
+        return self.numpy()
+
+    def __float__(self):
+        return float(self._scalar('float'))
+
+    def __int__(self):
+        return int(self._scalar('int'))
+
+    def __index__(self):
+        if self.dtype.kind != 'i':
+            raise TypeError('only integer tensors of a single element can be converted to an index, got %s' % self.dtype.name)
+        return int(self._scalar('index'))
+
+    def __bool__(self):
+        return bool(self._scalar('bool'))
+
+    def _scalar(self, what):
+        if self.size != 1:
+            raise ValueError('%s(): only a tensor with one element can be converted to a Python scalar, got shape %s' % (what, self.shape))
+        return self.item()
+
+    def __len__(self):
+        shape = (self._m or self._load())[0]
+        if not shape:
+            raise TypeError('len() of a 0-D tensor')
+        return shape[0]
+
+    def __iter__(self):
+        shape = (self._m or self._load())[0]
+        if not shape:
+            raise TypeError('iteration over a 0-D tensor')
+        for i in range(shape[0]):
+            yield self[i]
+
+    def __repr__(self):
+        from ._format import to_string
+        return to_string(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self.ndim == 0:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
+    __hash__ = object.__hash__
+
+    # --- copies -----------------------------------------------------------------------------
+    def detach(self):
+        """A tensor sharing this one's storage, with stop_gradient=True."""
+        return _result(_bridge.detach(self._h))
+
+    def clone(self):
+        return _result(_bridge.copy(self._h, ''))
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        t = self.clone()
+        t.stop_gradient = self.stop_gradient
+        return t
+
+    def cpu(self):
+        return self
+
+    def cuda(self, *a, **k):
+        raise RuntimeError('Skiff runs on the CPU only; Tensor.cuda() is not available')
+
+    def to(self, *args, **kwargs):
+        """Tensor.to(device) / to(dtype) / to(device, dtype): CPU only, dtype converts."""
+        dtype = kwargs.get('dtype')
+        for a in args:
+            if isinstance(a, (DType, type)) or (isinstance(a, str) and a not in ('cpu', 'CPU') and not a.startswith('cpu')):
+                dtype = a
+        return self.astype(dtype) if dtype is not None and dtype_of(dtype) != self.dtype else self
+
+    def astype(self, dtype):
+        return _result(_bridge.copy(self._h, dtype_of(dtype).name)) if _table.op_id('cast') < 0 else _cast(self, dtype)
+
+    def backward(self, grad_tensor=None, retain_graph=False):
+        raise NotImplementedError('Tensor.backward(): autograd is not available yet in Skiff')
+
+    def set_value(self, value):
+        """Replaces the data (same shape) with `value` (a Tensor or nested lists)."""
+        from .creation import to_tensor
+        t = to_tensor(value, dtype=self.dtype)
+        if t.shape != self.shape:
+            raise ValueError('set_value: shape %s does not match the tensor shape %s' % (t.shape, self.shape))
+        sg = self.stop_gradient
+        old, self._h, t._h = self._h, t._h, 0
+        _release(old)
+        self._m = None
+        self.stop_gradient = sg
+        return self
+
+    # --- indexing (paddle/_indexing.py) ------------------------------------------------------
+    def __getitem__(self, index):
+        from ._indexing import getitem
+        return getitem(self, index)
+
+    def __setitem__(self, index, value):
+        from ._indexing import setitem
+        setitem(self, index, value)
+
+
+def _cast(x, dtype):
+    r = _call(_table.op_id('cast'), 'ts', x._h, dtype_of(dtype).name)
+    return _result(r)
+
+
+def _nest(flat, shape):
+    if not shape:
+        return flat[0]
+    if 0 in shape:
+        def empty(d):
+            return [] if shape[d] == 0 else [empty(d + 1) for _ in range(shape[d])]
+        return empty(0)
+    for d in reversed(shape[1:]):
+        flat = [flat[i:i + d] for i in range(0, len(flat), d)]
+    return flat
+
+
+# --- operators ------------------------------------------------------------------------------
+def _binary_ids(names):
+    """(op for a tensor operand, op for a scalar operand, scalar passed as attribute?)."""
+    t_op = s_op = -1
+    s_attr = False
+    for n in names:
+        e = _table.entry(n)
+        if e is None:
+            continue
+        ins = e['inputs']
+        if len(ins) == 2 and not any(i.get('variadic') for i in ins):
+            if t_op < 0:
+                t_op = e['id']
+            if s_op < 0:
+                s_op = e['id']
+        elif len(ins) == 1 and e['attrs'] and s_op < 0:
+            s_op, s_attr = e['id'], True
+    return t_op, s_op, s_attr
+
+
+def _make_binary(dunder, names, reflected, true_div=False):
+    t_op, s_op, s_attr = _binary_ids(names)
+    rev = REVERSED if reflected else 0
+
+    def op(self, y):
+        if true_div and self.dtype.kind != 'f':
+            self = _cast(self, 'float32')
+        if isinstance(y, Tensor):
+            if t_op < 0:
+                return NotImplemented
+            if true_div and y.dtype.kind != 'f':
+                y = _cast(y, 'float32')
+            r = _bin(t_op, y._h, self._h) if reflected else _bin(t_op, self._h, y._h)
+        else:
+            t = type(y)
+            if t is int:
+                kind = INT
+            elif t is float:
+                kind = FLOAT
+            elif t is bool:
+                kind = BOOL
+            else:
+                return NotImplemented
+            if s_op < 0:
+                return NotImplemented
+            if s_attr:
+                if reflected:
+                    return NotImplemented
+                r = _call(s_op, 'tf', self._h, float(y))
+            else:
+                r = _bins(s_op, self._h, y, kind | rev)
+        if type(r) is int and r:
+            t = _new(Tensor)
+            t._h = r
+            t._m = None
+            return t
+        return _result(r)
+    op.__name__ = dunder
+    op.__qualname__ = 'Tensor.' + dunder
+    return op
+
+
+_BINARY = [
+    ('add', ('add',), False),
+    ('sub', ('subtract',), False),
+    ('mul', ('multiply',), False),
+    ('truediv', ('divide',), True),
+    ('floordiv', ('floor_divide',), False),
+    ('mod', ('remainder', 'mod', 'floor_mod'), False),
+    ('pow', ('elementwise_pow', 'pow'), False),
+    ('matmul', ('matmul',), False),
+    ('and', ('bitwise_and', 'logical_and'), False),
+    ('or', ('bitwise_or', 'logical_or'), False),
+    ('xor', ('bitwise_xor', 'logical_xor'), False),
+]
+for _name, _ops_names, _tdiv in _BINARY:
+    setattr(Tensor, '__%s__' % _name, _make_binary('__%s__' % _name, _ops_names, False, _tdiv))
+    setattr(Tensor, '__r%s__' % _name, _make_binary('__r%s__' % _name, _ops_names, True, _tdiv))
+
+for _dunder, _opname in (('eq', 'equal'), ('ne', 'not_equal'), ('lt', 'less_than'), ('le', 'less_equal'),
+                         ('gt', 'greater_than'), ('ge', 'greater_equal')):
+    setattr(Tensor, '__%s__' % _dunder, _make_binary('__%s__' % _dunder, (_opname,), False))
+Tensor.__hash__ = object.__hash__
+
+
+def _make_unary(dunder, names, fallback=None):
+    op_id = _table.op_id(*names)
+
+    def op(self):
+        if op_id < 0:
+            if fallback is not None:
+                return fallback(self)
+            raise TypeError("bad operand type for %s: Skiff's registry has no op %s" % (dunder, ' or '.join(names)))
+        return _result(_un(op_id, self._h))
+    op.__name__ = dunder
+    return op
+
+
+Tensor.__neg__ = _make_unary('unary -', ('neg', 'negative'), lambda x: x * -1 if x.dtype.kind != 'b' else _no_neg())
+Tensor.__abs__ = _make_unary('abs()', ('abs',))
+Tensor.__invert__ = _make_unary('~', ('bitwise_not', 'logical_not'))
+Tensor.__pos__ = lambda self: self
+
+
+def _no_neg():
+    raise TypeError('unary - is not supported for bool tensors')

@@ -1,0 +1,65 @@
+// The `skiff` command.
+//   skiff run script.py [args...]     run a Python script as __main__ (exit code = Python's)
+//   skiff run -c "code" [args...]     run a program passed as a string
+//   skiff python                      interactive Python with `paddle` importable
+// --python 3.12|3.13|3.14 (or SKIFF_PYTHON) picks the interpreter; default 3.13.
+import { Command } from 'commander';
+import { loadPython } from '../python/host.js';
+import { PYTHON_VERSIONS } from '../python/versions.js';
+import { runRepl } from './repl.js';
+
+const versions = PYTHON_VERSIONS.map((v) => v.version).join(', ');
+
+function finish(code: number): never {
+  process.exit(code);
+}
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('skiff')
+    .description('Skiff: a Paddle-compatible deep-learning runtime for Node.js')
+    .option('--python <version>', `Python version (${versions}; default SKIFF_PYTHON or 3.13)`)
+    .enablePositionalOptions();
+
+  program
+    .command('run')
+    .description('run a Python script (or -c code) with the paddle package')
+    .option('--python <version>', `Python version (${versions})`)
+    .option('-c, --code <code>', 'program passed in as a string')
+    .argument('[script]', 'the Python file to run')
+    .argument('[args...]', 'arguments for the script (sys.argv[1:])')
+    .passThroughOptions()
+    .action(async (script: string | undefined, args: string[], opts: { python?: string; code?: string }) => {
+      const version = opts.python ?? program.opts().python;
+      if (opts.code === undefined && !script) program.error('skiff run: give a script path or -c "code"');
+      const host = await loadPython({ version });
+      const code = opts.code !== undefined
+        ? host.runCode(opts.code, script ? [script, ...args] : args)
+        : host.runFile(script as string, args);
+      finish(code);
+    });
+
+  program
+    .command('python')
+    .description('interactive Python (a line REPL) with the paddle package')
+    .option('--python <version>', `Python version (${versions})`)
+    .action(async (opts: { python?: string }) => {
+      const host = await loadPython({ version: opts.python ?? program.opts().python });
+      finish(await runRepl(host));
+    });
+
+  return program;
+}
+
+export async function main(argv: readonly string[] = process.argv): Promise<void> {
+  try {
+    await buildProgram().parseAsync([...argv]);
+  } catch (e) {
+    process.stderr.write(`skiff: ${(e as Error).message}\n`);
+    process.exit(2);
+  }
+}
+
+const entry = process.argv[1] ?? '';
+if (/(?:^|[\\/])(?:main\.ts|cli\.js|skiff(?:\.js)?)$/.test(entry)) void main();

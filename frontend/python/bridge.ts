@@ -1,0 +1,315 @@
+// The JS side of the Python bridge: the functions compat/paddle/_bridge.py binds once and calls
+// with numbers and strings only. Ops run through the registry (callOp / runOpDef), so results
+// are those of the TS API. Errors never cross as exceptions: a call returns 0 and Python asks
+// for `last_error()` and raises the matching Python type (see errors.ts).
+import { callOp } from '../../src/ops/api.js';
+import { allOps, getOp, hasOp } from '../../src/ops/index.js';
+import { resolveAttrs, runOp, runOpDef } from '../../src/ops/dispatch.js';
+import { scalarTensor } from '../../src/ops/scalar.js';
+import type { Attrs, OpDef } from '../../src/ops/types.js';
+import { paddle } from '../../src/paddle.js';
+import { seed as generatorSeed } from '../../src/ops/defs/random.js';
+import { DTYPE_CODE, type DType, promoteTypes, promoteWithScalar, toDType } from '../../src/tensor/dtype.js';
+import { decode } from '../../src/tensor/tensor.js';
+import { memoryStats, scope, Tensor } from '../../src/tensor/tensor.js';
+import { native } from '../../src/native.js';
+import { to_tensor } from '../../src/tensor/creation.js';
+import { pyErrorOf } from './errors.js';
+import { HandleTable } from './handles.js';
+import { opTableJson } from './optable.js';
+
+/** A PyProxy as far as the bridge uses one (a borrowed buffer argument). */
+interface PyBufferSource { getBuffer(type?: string): { data: ArrayBufferView; release(): void } }
+
+type ScalarKind = 'int' | 'float' | 'bool';
+const KINDS: readonly ScalarKind[] = ['int', 'float', 'bool'];
+const REVERSED = 4;
+
+/** Counters a test reads to prove proxies and handles return to baseline. */
+export const bridgeStats = { proxiesTaken: 0, proxiesReleased: 0, calls: 0 };
+
+export class Bridge {
+  readonly handles = new HandleTable();
+  private defs: OpDef[] = [];
+  /** Attributes resolved to their defaults, per op id; null when the op has a required attribute. */
+  private defaultAttrs: (Attrs | null | undefined)[] = [];
+  private lastError: unknown = null;
+
+  /** The op table as JSON; fixes op ids for this process. */
+  readonly optable = (): string => {
+    this.defs = allOps();
+    this.defaultAttrs = [];
+    return opTableJson(this.defs);
+  };
+
+  private def(op: number): OpDef {
+    const d = this.defs[op];
+    if (!d) throw new Error(`skiff bridge: unknown op id ${op}`);
+    return d;
+  }
+
+  private attrs0(op: number): Attrs | null {
+    let a = this.defaultAttrs[op];
+    if (a === undefined) {
+      const def = this.def(op);
+      a = def.attrs.every((s) => s.default !== undefined) ? resolveAttrs(def, {}) : null;
+      this.defaultAttrs[op] = a;
+    }
+    return a;
+  }
+
+  private fail(e: unknown): 0 {
+    this.lastError = e;
+    return 0;
+  }
+
+  /** Registers outputs; one handle as a number, several as 'h1,h2'. */
+  private ret(out: unknown): number | string {
+    if (out instanceof Tensor) return this.handles.add(out);
+    if (Array.isArray(out)) return out.map((t) => this.handles.add(t as Tensor)).join(',');
+    throw new Error(`skiff bridge: op returned ${typeof out}, expected tensors`);
+  }
+
+  /** Unary op with default attributes: x.relu(), -x, abs(x). */
+  readonly un = (op: number, h: number): number | string => {
+    try {
+      const a = this.attrs0(op);
+      const def = this.def(op);
+      if (a === null || def.outputs.length !== 1 || def.inputs.length !== 1) return this.ret(scope(() => callOp(def, [this.handles.get(h)])));
+      return this.ret(runOpDef(def, [this.handles.get(h)], a)[0]);
+    } catch (e) { return this.fail(e); }
+  };
+
+  /** Binary op on two tensors with default attributes (x + y, x @ y). */
+  readonly bin = (op: number, ha: number, hb: number): number | string => {
+    try {
+      const def = this.def(op);
+      const x = this.handles.get(ha), y = this.handles.get(hb);
+      const a = this.attrs0(op);
+      if (a !== null && def.outputs.length === 1 && def.inputs.length === 2 && (x.dtype === y.dtype || !def.api?.promote)) return this.ret(runOpDef(def, [x, y], a)[0]);
+      return this.ret(scope(() => callOp(def, [x, y])));
+    } catch (e) { return this.fail(e); }
+  };
+
+  /** Binary op of a tensor and a Python scalar (x + 1, 2.0 * x); kind = 0 int, 1 float, 2 bool, +4 if the scalar comes first. */
+  readonly bins = (op: number, h: number, v: number | boolean, kind: number): number | string => {
+    try {
+      const def = this.def(op);
+      const x = this.handles.get(h);
+      const rev = (kind & REVERSED) !== 0;
+      const dt = promoteWithScalar(x.dtype, KINDS[kind & 3]);
+      const a = this.attrs0(op);
+      if (a !== null && def.outputs.length === 1 && def.inputs.length === 2 && def.api?.promote && dt === x.dtype) {
+        const s = scalarTensor(v, dt) as Tensor;
+        try {
+          return this.ret(runOpDef(def, rev ? [s, x] : [x, s], a)[0]);
+        } finally { s.dispose(); }
+      }
+      return this.ret(scope(() => {
+        const s = scalarTensor(v, dt);
+        return callOp(def, rev ? [s, x] : [x, s]);
+      }));
+    } catch (e) { return this.fail(e); }
+  };
+
+  /**
+   * Any op, any arguments: one tagged value per parameter (inputs then attributes, Paddle's order).
+   * Tags: t tensor handle, i int, f float, b bool, s str, n None, u not given, [ ... ] a list.
+   */
+  readonly call = (op: number, tags: string, ...vals: unknown[]): number | string => {
+    try {
+      const def = this.def(op);
+      const r = { tags, vals, ti: 0, vi: 0 };
+      const nIn = def.inputs.length;
+      const args: unknown[] = [];
+      const scalars: { index: number; value: number | boolean; kind: ScalarKind }[] = [];
+      for (let p = 0; p < nIn + def.attrs.length; p++) {
+        const v = this.read(r);
+        if (p < nIn) {
+          if (v instanceof PyScalar) { scalars.push({ index: p, value: v.value, kind: v.kind }); args.push(undefined); }
+          else if (v === null) args.push(undefined);
+          else args.push(v);
+        } else args.push(this.attrValue(def.attrs[p - nIn].default !== undefined, v));
+      }
+      if (r.ti !== tags.length) throw new Error(`${def.name}: ${tags.length - r.ti} unread argument tags`);
+      return this.ret(scope(() => {
+        if (scalars.length) scalarInputs(args, scalars);
+        return callOp(def, args);
+      }));
+    } catch (e) { return this.fail(e); }
+  };
+
+  private read(r: { tags: string; vals: unknown[]; ti: number; vi: number }): unknown {
+    const c = r.tags[r.ti++];
+    switch (c) {
+      case 't': return this.handles.get(r.vals[r.vi++] as number);
+      case 'i': return new PyScalar(Number(r.vals[r.vi++]), 'int');
+      case 'f': return new PyScalar(r.vals[r.vi++] as number, 'float');
+      case 'b': return new PyScalar(Boolean(r.vals[r.vi++]), 'bool');
+      case 's': return r.vals[r.vi++] as string;
+      case 'n': return null;
+      case 'u': return undefined;
+      case '[': {
+        const out: unknown[] = [];
+        while (r.tags[r.ti] !== ']') {
+          if (r.ti >= r.tags.length) throw new Error('skiff bridge: unterminated list in argument tags');
+          out.push(this.read(r));
+        }
+        r.ti++;
+        return out;
+      }
+      default: throw new Error(`skiff bridge: bad argument tag '${c}'`);
+    }
+  }
+
+  /** Attribute values: scalars unboxed, tensors read out (Paddle accepts a Tensor for most attributes), None means "default". */
+  private attrValue(hasDefault: boolean, v: unknown): unknown {
+    if (v === undefined) return undefined;
+    if (v === null) return hasDefault ? undefined : null;
+    if (v instanceof PyScalar) return v.value;
+    if (v instanceof Tensor) return v.tolist();
+    if (Array.isArray(v)) return v.map((x) => this.attrValue(false, x));
+    return v;
+  }
+
+  /** 'dtype;d0,d1;stop_gradient' of a handle. */
+  readonly meta = (h: number): string | 0 => {
+    try {
+      const t = this.handles.get(h);
+      return `${t.dtype};${t.shape.join(',')};${t.stop_gradient ? 1 : 0}`;
+    } catch (e) { return this.fail(e); }
+  };
+
+  readonly set_stop_gradient = (h: number, v: boolean): number => {
+    try { this.handles.get(h).stop_gradient = Boolean(v); return 1; } catch (e) { return this.fail(e); }
+  };
+
+  /** A tensor sharing x's storage with stop_gradient=True (Tensor.detach). */
+  readonly detach = (h: number): number | string => {
+    try {
+      const x = this.handles.get(h);
+      const t = new Tensor(native.view(x.h('detach'), x.shape, x.strides, x.offset), x.dtype, [...x.shape], [...x.strides], x.offset);
+      t._base = x._base ?? x;
+      return this.handles.add(t);
+    } catch (e) { return this.fail(e); }
+  };
+
+  /** A contiguous copy (Tensor.clone without autograd, deepcopy, to_tensor of a Tensor). */
+  readonly copy = (h: number, dtype: string): number | string => {
+    try {
+      const x = this.handles.get(h);
+      const want = dtype ? toDType(dtype) : x.dtype;
+      const t = want === x.dtype ? to_tensor(x) : (runOp('cast', [x], { dtype: want })[0] as Tensor);
+      t.stop_gradient = true;
+      return this.handles.add(t);
+    } catch (e) { return this.fail(e); }
+  };
+
+  /** Releases handles Python dropped (batched by compat/paddle/_bridge.py). */
+  readonly free = (...hs: number[]): void => { for (const h of hs) this.handles.release(h); };
+
+  /** Row-major bytes of a tensor for tolist(): float16/bfloat16 widened to float32, bool as uint8. */
+  readonly raw = (h: number): Uint8Array | 0 => {
+    try {
+      const t = this.handles.get(h);
+      if (t.dtype === 'float16' || t.dtype === 'bfloat16') {
+        const src = t.rawData() as Uint16Array;
+        const f = new Float32Array(src.length);
+        for (let i = 0; i < src.length; i++) f[i] = decode(t.dtype, src[i]) as number;
+        return new Uint8Array(f.buffer);
+      }
+      return new Uint8Array(native.toBytes(t.h('tolist')));
+    } catch (e) { return this.fail(e); }
+  };
+
+  /** One element by flat index (int64 as BigInt so Python gets an exact int); undefined (None) on error. */
+  readonly item = (h: number, index: number): number | bigint | boolean | undefined => {
+    try {
+      const t = this.handles.get(h);
+      const raw = t.rawData();
+      if (!(index >= 0 && index < raw.length)) throw new RangeError(`item: index ${index} is out of range for a tensor of ${raw.length} elements`);
+      const v = raw[index];
+      return t.dtype === 'int64' ? (v as bigint) : decode(t.dtype, v);
+    } catch (e) { this.fail(e); return undefined; }
+  };
+
+  /**
+   * to_tensor from a Python buffer (bytes of `dtype` values, packed by Python): one copy out of
+   * the wasm heap into native memory, then a cast if the requested dtype differs.
+   */
+  readonly from_buffer = (buf: PyBufferSource, dtype: string, shape: string, target: string, stopGradient: boolean): number | string => {
+    bridgeStats.proxiesTaken++;
+    let view: { data: ArrayBufferView; release(): void } | null = null;
+    try {
+      const dt = toDType(dtype);
+      const dims = shape === '' ? [] : shape.split(',').map(Number);
+      view = buf.getBuffer('u8');
+      let t = new Tensor(native.fromBytes(DTYPE_CODE[dt], dims, view.data), dt, dims);
+      const want = target ? toDType(target) : dt;
+      if (want !== dt) {
+        const c = runOp('cast', [t], { dtype: want })[0] as Tensor;
+        t.dispose();
+        t = c;
+      }
+      t.stop_gradient = Boolean(stopGradient);
+      return this.handles.add(t);
+    } catch (e) {
+      return this.fail(e);
+    } finally {
+      view?.release();
+      bridgeStats.proxiesReleased++;  // borrowed argument: Pyodide destroys it when the call returns
+    }
+  };
+
+  /** 'Kind\u0001message' of the last failed call, Kind being a Python exception name. */
+  readonly last_error = (): string => {
+    const e = this.lastError;
+    this.lastError = null;
+    const { kind, message } = pyErrorOf(e);
+    return `${kind}\u0001${message}`;
+  };
+
+  readonly has_op = (name: string): boolean => hasOp(name);
+  readonly op_id = (name: string): number => (hasOp(name) ? this.defs.indexOf(getOp(name)) : -1);
+
+  /** paddle.seed: seeds the runtime's generator (the namespace's paddle.seed when it has one). */
+  readonly seed = (n: number): number => {
+    try {
+      const f = (paddle as Record<string, unknown>).seed;
+      if (typeof f === 'function') f(n);
+      else generatorSeed(n);
+      return 1;
+    } catch (e) { return this.fail(e); }
+  };
+
+  readonly live_handles = (): number => this.handles.live;
+  readonly live_tensors = (): number => memoryStats().liveTensors;
+  readonly proxy_balance = (): number => bridgeStats.proxiesTaken - bridgeStats.proxiesReleased;
+
+  /** The object registered as the Python module `_skiff_bridge`. */
+  module(): Record<string, unknown> {
+    const { optable, un, bin, bins, call, meta, set_stop_gradient, detach, copy, free, raw, item, from_buffer, last_error, has_op,
+      op_id, seed, live_handles, live_tensors, proxy_balance } = this;
+    return { optable, un, bin, bins, call, meta, set_stop_gradient, detach, copy, free, raw, item, from_buffer, last_error, has_op,
+      op_id, seed, live_handles, live_tensors, proxy_balance };
+  }
+}
+
+/** A Python scalar with its type: JS numbers cannot tell 2 from 2.0, Python can. */
+class PyScalar {
+  constructor(readonly value: number | boolean, readonly kind: ScalarKind) {}
+}
+
+/**
+ * Python scalars passed as tensor inputs become 0-dim tensors of the promoted dtype, the rule
+ * callOp applies to JS scalars (src/ops/api.ts promoteInputs) but with Python's int/float kind.
+ */
+function scalarInputs(args: unknown[], scalars: readonly { index: number; value: number | boolean; kind: ScalarKind }[]): void {
+  let dt: DType | null = null;
+  for (const x of args) {
+    if (x instanceof Tensor) dt = dt === null ? x.dtype : promoteTypes(dt, x.dtype);
+    else if (Array.isArray(x)) for (const t of x) if (t instanceof Tensor) dt = dt === null ? t.dtype : promoteTypes(dt, t.dtype);
+  }
+  for (const s of scalars) dt = dt === null ? (s.kind === 'float' ? 'float32' : s.kind === 'int' ? 'int64' : 'bool') : promoteWithScalar(dt, s.kind);
+  for (const s of scalars) args[s.index] = scalarTensor(s.value, dt as DType);
+}

@@ -1,0 +1,231 @@
+// Python builtins the translator models. Each returns a variable, or raises a GraphBreak so the
+// call runs concretely (print, input, open, ...), or records tensor ops (abs/min/max on tensors).
+import { GraphBreak } from '../../../sot/graph_breaks.js';
+import type { RtValue } from '../../../sot/values.js';
+import {
+  BoundMethodVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, ObjectVar, RangeVar, SliceVar, TensorVar, TupleVar,
+  type Variable,
+} from '../../../sot/variables.js';
+import type { Translator } from './translator.js';
+import { binaryOp, callVar, compareOp, fromComputed, getAttr, getIter, isConstLike, recordOp, setAttr, tensorResults, toRt, truthy } from './semantics.js';
+
+type Builtin = (tx: Translator, args: Variable[], kwargs: [string, Variable][]) => Variable | undefined;
+
+const int = (v: Variable, what: string): number => {
+  if (v instanceof ConstVar && (v.value.k === 'int' || v.value.k === 'bool')) return Number(v.value.v);
+  throw new GraphBreak(v instanceof TensorVar ? 'SOT002' : 'SOT007', `${what} needs an int, got ${v.kind}`);
+};
+
+const items = (tx: Translator, v: Variable): Variable[] => {
+  const it = getIter(tx, v) as IterVar;
+  return it.items.slice(it.pos);
+};
+
+const noKw = (name: string, kwargs: [string, Variable][]) => { if (kwargs.length) throw new GraphBreak('SOT007', `${name}() with keyword arguments`); };
+
+/** Calls a builtin on the host with concrete arguments (pure builtins only). */
+function hostCall(tx: Translator, fn: Variable, args: Variable[]): Variable {
+  const rt = args.map((a) => toRt(tx, a));
+  if (!rt.every(Boolean)) throw new GraphBreak('SOT007', 'builtin call on symbolic values');
+  const f = toRt(tx, fn)!;
+  const nul: RtValue = { k: 'obj', ref: tx.host.nullRef };
+  const r = tx.host.concrete({ opname: 'CALL', arg: args.length }, tx.v.callableFirst ? [f, nul, ...(rt as RtValue[])] : [nul, f, ...(rt as RtValue[])])[1];
+  return r.k === 'tensor' ? tx.constTensor(r.t) : fromComputed(tx, r);
+}
+
+const BUILTINS: Record<string, Builtin> = {
+  len(tx, [x]) {
+    if (x instanceof TupleVar || x instanceof ListVar) return new ConstVar({ k: 'int', v: x.items.length });
+    if (x instanceof DictVar) return new ConstVar({ k: 'int', v: x.keys.length });
+    if (x instanceof RangeVar) return new ConstVar({ k: 'int', v: x.length });
+    if (x instanceof ConstVar && x.value.k === 'str') return new ConstVar({ k: 'int', v: [...x.value.v].length });
+    if (x instanceof TensorVar) {
+      const d = x.sym.shape[0];
+      if (x.sym.shape.length === 0) throw new GraphBreak('SOT007', 'len() of a 0-D tensor');
+      if (typeof d !== 'number') throw new GraphBreak('SOT008', 'len() of a tensor with a symbolic first dim');
+      return new ConstVar({ k: 'int', v: d });
+    }
+    if (x instanceof ObjectVar && x.info.kind === 'layer') return hostCallFn(tx, 'len', [x]);
+    throw new GraphBreak('SOT007', `len() of ${x.kind}`);
+  },
+  range(tx, args) {
+    const n = args.map((a) => int(a, 'range()'));
+    const [start, stop, step] = n.length === 1 ? [0, n[0], 1] : [n[0], n[1], n[2] ?? 1];
+    if (step === 0) throw new GraphBreak('SOT007', 'range() arg 3 must not be zero');
+    return new RangeVar(start, stop, step);
+  },
+  enumerate(tx, [x, start]) {
+    const s = start ? int(start, 'enumerate()') : 0;
+    return new IterVar(items(tx, x).map((v, i) => new TupleVar([new ConstVar({ k: 'int', v: s + i }), v])));
+  },
+  zip(tx, args, kwargs) {
+    const strict = kwargs.find(([k]) => k === 'strict');
+    const lists = args.map((a) => items(tx, a));
+    const n = Math.min(...lists.map((l) => l.length));
+    if (strict && truthy(tx, strict[1]) && lists.some((l) => l.length !== n)) throw new GraphBreak('SOT007', 'zip(strict=True) length mismatch');
+    const out: Variable[] = [];
+    for (let i = 0; i < (lists.length ? n : 0); i++) out.push(new TupleVar(lists.map((l) => l[i])));
+    return new IterVar(out);
+  },
+  reversed(tx, [x]) { return new IterVar(items(tx, x).reverse()); },
+  list(tx, [x]) { return new ListVar(x ? items(tx, x) : []); },
+  tuple(tx, [x]) { return new TupleVar(x ? items(tx, x) : []); },
+  dict(tx, args, kwargs) {
+    const d = new DictVar([], []);
+    if (args[0] instanceof DictVar) { d.keys = args[0].keys.slice(); d.values = args[0].values.slice(); }
+    else if (args[0]) for (const kv of items(tx, args[0])) { const [k, v] = items(tx, kv); d.keys.push(k); d.values.push(v); }
+    for (const [k, v] of kwargs) { d.keys.push(new ConstVar({ k: 'str', v: k })); d.values.push(v); }
+    return d;
+  },
+  isinstance(tx, [x, cls]) {
+    const typeName = (v: Variable): string | null => {
+      if (v instanceof ConstVar) return { int: 'int', float: 'float', bool: 'bool', none: 'NoneType', str: 'str' }[v.value.k];
+      if (v instanceof TupleVar) return 'tuple';
+      if (v instanceof ListVar) return 'list';
+      if (v instanceof DictVar) return 'dict';
+      if (v instanceof RangeVar) return 'range';
+      if (v instanceof SliceVar) return 'slice';
+      return null;
+    };
+    const check = (c: Variable): boolean => {
+      if (c instanceof TupleVar) return c.items.some(check);
+      if (x instanceof TensorVar || x instanceof ObjectVar) {
+        const xr = x instanceof TensorVar ? tx.host.tensorTypeRef() : x.ref;
+        const r = tx.host.isinstance(xr, toRt(tx, c)!, x instanceof TensorVar);
+        return r;
+      }
+      const tn = typeName(x);
+      if (tn && c instanceof ObjectVar && c.info.kind === 'builtin') {
+        if (c.info.name === 'int') return tn === 'int' || tn === 'bool';
+        if (c.info.name === 'object') return true;
+        return c.info.name === tn;
+      }
+      if (tn && c instanceof ObjectVar) return tx.host.isinstanceOfValue(toRt(tx, x)!, toRt(tx, c)!);
+      throw new GraphBreak('SOT007', `isinstance() on ${x.kind}`);
+    };
+    return new ConstVar({ k: 'bool', v: check(cls) });
+  },
+  getattr(tx, [obj, name, dflt]) {
+    if (!(name instanceof ConstVar) || name.value.k !== 'str') throw new GraphBreak('SOT007', 'getattr() with a non-constant name');
+    try {
+      return getAttr(tx, obj, name.value.v);
+    } catch (e) {
+      if (dflt && e instanceof GraphBreak && e.detail.startsWith('AttributeError')) return dflt;
+      throw e;
+    }
+  },
+  hasattr(tx, [obj, name]) {
+    if (!(name instanceof ConstVar) || name.value.k !== 'str') throw new GraphBreak('SOT007', 'hasattr() with a non-constant name');
+    try {
+      getAttr(tx, obj, name.value.v);
+      return new ConstVar({ k: 'bool', v: true });
+    } catch (e) {
+      if (e instanceof GraphBreak && e.detail.startsWith('AttributeError')) return new ConstVar({ k: 'bool', v: false });
+      throw e;
+    }
+  },
+  setattr(tx, [obj, name, value]) {
+    if (!(name instanceof ConstVar) || name.value.k !== 'str') throw new GraphBreak('SOT007', 'setattr() with a non-constant name');
+    setAttr(tx, obj, name.value.v, value);
+    return new ConstVar({ k: 'none' });
+  },
+  abs(tx, [x]) {
+    if (x instanceof TensorVar) return tensorResults(recordOp(tx, 'abs', [x.sym]));
+    return hostCallFn(tx, 'abs', [x]);
+  },
+  min(tx, args, kwargs) { return minMax(tx, '<', args, kwargs); },
+  max(tx, args, kwargs) { return minMax(tx, '>', args, kwargs); },
+  sum(tx, [xs, start]) {
+    let acc: Variable = start ?? new ConstVar({ k: 'int', v: 0 });
+    for (const x of items(tx, xs)) acc = binaryOp(tx, '+', acc, x);
+    return acc;
+  },
+  any(tx, [xs]) { return new ConstVar({ k: 'bool', v: items(tx, xs).some((x) => truthy(tx, x)) }); },
+  all(tx, [xs]) { return new ConstVar({ k: 'bool', v: items(tx, xs).every((x) => truthy(tx, x)) }); },
+  bool(tx, [x]) { return new ConstVar({ k: 'bool', v: x ? truthy(tx, x) : false }); },
+  int(tx, args) { return scalarConvert(tx, 'int', args); },
+  float(tx, args) { return scalarConvert(tx, 'float', args); },
+  str(tx, args) { return scalarConvert(tx, 'str', args); },
+  slice(tx, args) {
+    const none = new ConstVar({ k: 'none' });
+    if (args.length === 1) return new SliceVar(none, args[0], none);
+    return new SliceVar(args[0], args[1], args[2] ?? none);
+  },
+  map(tx, [f, ...its]) {
+    if (its.length !== 1) throw new GraphBreak('SOT007', 'map() over several iterables');
+    // Each application is an inlined call; results are produced lazily by the caller's loop in
+    // Python, so only pure element functions are safe to apply eagerly: builtins and API ops.
+    if (!(f instanceof ObjectVar) || (f.info.kind !== 'builtin' && f.info.kind !== 'api')) throw new GraphBreak('SOT007', 'map() with a Python function');
+    return new IterVar(items(tx, its[0]).map((x) => callVar(tx, f, [x], []) as Variable));
+  },
+  sorted(tx, [xs], kwargs) {
+    noKw('sorted', kwargs);
+    const vals = items(tx, xs);
+    if (!vals.every(isConstLike)) throw new GraphBreak('SOT007', 'sorted() of non-constants');
+    const r = toRt(tx, new ListVar(vals))!;
+    const sortedVals = tx.host.sortedValues(r);
+    return fromComputed(tx, sortedVals);
+  },
+  print() { throw new GraphBreak('SOT004', 'print()'); },
+  super() { throw new GraphBreak('SOT005', 'super() (zero-argument form needs the frame)'); },
+  type(tx, [x]) {
+    if (x instanceof ConstVar || x instanceof TupleVar || x instanceof ListVar || x instanceof DictVar) {
+      const r = toRt(tx, x);
+      if (r) return hostCallFn(tx, 'type', [x]);
+    }
+    if (x instanceof ObjectVar) return hostCallFn(tx, 'type', [x]);
+    throw new GraphBreak('SOT007', `type() of ${x.kind}`);
+  },
+  id() { throw new GraphBreak('SOT005', 'id()'); },
+  iter(tx, [x]) { return getIter(tx, x); },
+  next(tx, [it, dflt]) {
+    if (it instanceof IterVar) {
+      if (it.pos < it.items.length) return it.items[it.pos++];
+      if (dflt) return dflt;
+      throw new GraphBreak('SOT007', 'StopIteration');
+    }
+    throw new GraphBreak('SOT007', `next() on ${it.kind}`);
+  },
+  round(tx, args) { return hostCallFn(tx, 'round', args); },
+  divmod(tx, args) { return hostCallFn(tx, 'divmod', args); },
+  pow(tx, args) { if (args.length === 2) return binaryOp(tx, '**', args[0], args[1]); return hostCallFn(tx, 'pow', args); },
+  chr(tx, args) { return hostCallFn(tx, 'chr', args); },
+  ord(tx, args) { return hostCallFn(tx, 'ord', args); },
+  callable(tx, [x]) {
+    return new ConstVar({ k: 'bool', v: x instanceof FunctionVar || x instanceof BoundMethodVar || (x instanceof ObjectVar && ['function', 'api', 'builtin', 'class', 'method', 'layer'].includes(x.info.kind)) });
+  },
+};
+
+function hostCallFn(tx: Translator, name: string, args: Variable[]): Variable {
+  return hostCall(tx, tx.host.builtinVar(tx, name), args);
+}
+
+function minMax(tx: Translator, cmp: '<' | '>', args: Variable[], kwargs: [string, Variable][]): Variable {
+  noKw(cmp === '<' ? 'min' : 'max', kwargs);
+  const vals = args.length === 1 ? items(tx, args[0]) : args;
+  if (!vals.length) throw new GraphBreak('SOT007', 'min()/max() of an empty sequence');
+  if (vals.some((v) => v instanceof TensorVar)) {
+    if (vals.length === 1) return tensorResults(recordOp(tx, cmp === '<' ? 'min' : 'max', [(vals[0] as TensorVar).sym]));
+    throw new GraphBreak('SOT001', 'min()/max() comparing tensors needs their values');
+  }
+  let best = vals[0];
+  for (const v of vals.slice(1)) if (truthy(tx, compareOp(tx, cmp, v, best))) best = v;
+  return best;
+}
+
+function scalarConvert(tx: Translator, kind: 'int' | 'float' | 'str', args: Variable[]): Variable {
+  const [x] = args;
+  if (!x) return new ConstVar(kind === 'str' ? { k: 'str', v: '' } : kind === 'int' ? { k: 'int', v: 0 } : { k: 'float', v: 0 });
+  if (x instanceof TensorVar) throw new GraphBreak('SOT002', `${kind}() of a tensor`);
+  return hostCallFn(tx, kind, args);
+}
+
+export function callBuiltin(tx: Translator, name: string, fn: Variable, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
+  const b = BUILTINS[name];
+  if (b) return b(tx, args, kwargs);
+  if (!kwargs.length && args.every((a) => isConstLike(a))) {
+    // Other pure builtins on constants (e.g. hex, bin): computed once on the host.
+    if (['hex', 'oct', 'bin', 'repr', 'hash', 'format', 'ascii'].includes(name)) return hostCall(tx, fn, args);
+  }
+  throw new GraphBreak('SOT005', `builtin ${name}()`);
+}

@@ -1,0 +1,59 @@
+// Code objects as the translator sees them: decoded once per code object and cached by id.
+import type { Decoder, Instruction } from '../bytecode/decode.js';
+import type { RtValue } from '../../../sot/values.js';
+
+/** What compat/paddle/jit/sot/runtime.py sends for a code object (once). */
+export interface CodeWire {
+  id: number;
+  name: string;
+  qualname: string;
+  filename: string;
+  firstlineno: number;
+  argcount: number;
+  posonlyargcount: number;
+  kwonlyargcount: number;
+  flags: number;
+  /** co_varnames + cell-only names + co_freevars, in CPython's localsplus order. */
+  localsplus: string[];
+  /** Per localsplus slot: 'l' plain local, 'c' cell, 'f' free (closure) variable. */
+  localkinds: string;
+  names: string[];
+  /** Encoded constants (sot encoding); nested code objects arrive as objects. */
+  consts: string[];
+  /** co_code as a latin-1 string (one char per byte). */
+  code: string;
+  /** Source line per code unit. */
+  lines: number[];
+  hasExceptionTable: boolean;
+}
+
+export const CO_VARARGS = 0x04;
+export const CO_VARKEYWORDS = 0x08;
+export const CO_GENERATOR = 0x20;
+export const CO_COROUTINE = 0x80;
+export const CO_ITERABLE_COROUTINE = 0x100;
+export const CO_ASYNC_GENERATOR = 0x200;
+
+export class CodeInfo {
+  readonly instructions: Instruction[];
+  readonly consts: RtValue[];
+  readonly byOffset = new Map<number, number>();
+
+  constructor(readonly wire: CodeWire, decoder: Decoder, decodeConst: (s: string) => RtValue) {
+    const bytes = new Uint8Array(wire.code.length);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = wire.code.charCodeAt(i);
+    this.instructions = decoder.decode(bytes, wire.lines);
+    for (const ins of this.instructions) this.byOffset.set(ins.offset, ins.index);
+    this.consts = wire.consts.map(decodeConst);
+  }
+
+  get id(): number { return this.wire.id; }
+  get name(): string { return this.wire.name; }
+  get isGenerator(): boolean { return (this.wire.flags & (CO_GENERATOR | CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR)) !== 0; }
+  get nlocalsplus(): number { return this.wire.localsplus.length; }
+  /** Number of parameters including *args / **kwargs slots. */
+  get nparams(): number {
+    const f = this.wire.flags;
+    return this.wire.argcount + this.wire.kwonlyargcount + (f & CO_VARARGS ? 1 : 0) + (f & CO_VARKEYWORDS ? 1 : 0);
+  }
+}

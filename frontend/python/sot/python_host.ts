@@ -1,0 +1,220 @@
+// The translator's view of CPython: trampolines into compat/paddle/jit/sot/runtime.py with ids
+// and tagged strings (frontend/python/sot/encoding.ts), caches of code objects and object
+// descriptions, and the Python-specific parts of ending a segment.
+import type { ConcreteStep, Host } from '../../../sot/host.js';
+import { HostError } from '../../../sot/host.js';
+import type { Template } from '../../../sot/trace_tree.js';
+import type { HostRef, RtValue } from '../../../sot/values.js';
+import { CellVar, ConstVar, IterVar, RangeVar, SliceVar, type ObjInfo, type Variable } from '../../../sot/variables.js';
+import { GraphBreak } from '../../../sot/graph_breaks.js';
+import type { Tensor } from '../../../src/tensor/tensor.js';
+import type { HandleTable } from '../handles.js';
+import type { Decoder, Instruction } from '../bytecode/decode.js';
+import { CodeInfo, type CodeWire } from './code.js';
+import { type Codec, decodeValue, encodeValue } from './encoding.js';
+import type { Translator } from './translator.js';
+
+/** The Python functions of paddle.jit.sot.runtime, as PyProxies kept for the process. */
+export interface PyRuntime {
+  code_info(oid: number): string;
+  describe(oid: number): string;
+  type_name(oid: number): string;
+  get_attr(valueEnc: string, name: string): string;
+  global_lookup(globalsOid: number, name: string): string;
+  function_parts(oid: number): string;
+  step(opname: string, arg: number, argvalEnc: string, operandsEnc: string): string;
+  pin(oid: number): void;
+  unpin(oid: number): void;
+  end_call(): void;
+  source_line(filename: string, line: number): string;
+  set_error_location(filename: string, line: number, name: string): void;
+}
+
+/** A Python object known by id(). Its type name is fetched only when a message needs it. */
+export class PyRef implements HostRef {
+  private _typeName: string | null = null;
+  constructor(readonly id: number, private readonly rt: PyRuntime) {}
+  get typeName(): string { return (this._typeName ??= this.rt.type_name(this.id)); }
+  get handle(): null { return null; }
+}
+
+/** A global / attribute / closure read the function's wrapper re-checks with `is` on every call. */
+export interface HostGuard { container: number; name: string; isAttr: boolean; value: RtValue }
+
+export class SotPythonHost implements Host, Codec {
+  readonly lang = 'python' as const;
+  private codes = new Map<number, CodeInfo>();
+  private infos = new Map<number, ObjInfo>();
+  private refs = new Map<number, PyRef>();
+  private parts = new Map<number, { globals: number; defaults: RtValue; kwdefaults: RtValue; cells: RtValue; contents: RtValue }>();
+  /** Layer version seen by the last step (Python returns it with every step). */
+  layerVersion = 0;
+  /** Host guards gathered by the translation in progress. */
+  pendingGuards: HostGuard[] = [];
+  /** Objects pinned by the translation in progress (handed to the tree). */
+  pendingPins: number[] = [];
+  /** Tensors referenced by the translation in progress as constants (kept registered while the tree lives). */
+  pendingTensors: Tensor[] = [];
+
+  /** CPython's NULL stack entry: object id 0 in the encoding. */
+  readonly nullRef: PyRef;
+
+  constructor(readonly rt: PyRuntime, readonly handles: HandleTable, readonly decoder: Decoder) {
+    this.nullRef = this.object(0);
+  }
+
+  // ---- Codec ------------------------------------------------------------------------------
+  tensor(handle: number): Tensor { return this.handles.get(handle); }
+  handleOf(t: Tensor): number { return this.handles.add(t); }
+  object(id: number): PyRef {
+    let r = this.refs.get(id);
+    if (!r) { r = new PyRef(id, this.rt); this.refs.set(id, r); }
+    return r;
+  }
+  objectRef(id: number): PyRef { return this.object(id); }
+
+  decode(s: string): RtValue {
+    if (s.charCodeAt(0) === 69 /* E */) throw this.error(s);
+    return decodeValue(s, this);
+  }
+  encode(v: RtValue): string { return encodeValue(v, this); }
+
+  private error(s: string): HostError {
+    const body = s.slice(1);
+    const cut = body.indexOf('\u0001');
+    return new HostError(cut < 0 ? 'RuntimeError' : body.slice(0, cut), cut < 0 ? body : body.slice(cut + 1));
+  }
+
+  // ---- Host -------------------------------------------------------------------------------
+  describe(ref: HostRef): ObjInfo {
+    const id = ref.id as number;
+    let info = this.infos.get(id);
+    if (info) return info;
+    const d = this.rt.describe(id);
+    const parts = d.split('|');
+    switch (parts[0]) {
+      case 'api': info = { kind: 'api', api: parts[1] }; break;
+      case 'function': info = { kind: 'function', codeId: Number(parts[1]), name: parts.slice(2).join('|') }; break;
+      case 'method': info = { kind: 'method', self: this.object(Number(parts[1])), func: this.object(Number(parts[2])) }; break;
+      case 'builtin': info = { kind: 'builtin', name: parts[1] }; break;
+      case 'module': info = { kind: 'module', name: parts[1] }; break;
+      case 'class': info = { kind: 'class', name: parts[1] }; break;
+      case 'layer': info = { kind: 'layer', className: parts[1] }; break;
+      default: info = { kind: 'other' };
+    }
+    this.infos.set(id, info);
+    return info;
+  }
+
+  getattr(obj: RtValue, name: string): RtValue { return this.decode(this.rt.get_attr(this.encode(obj), name)); }
+
+  concrete(step: ConcreteStep, operands: readonly RtValue[]): RtValue[] {
+    const argval = step.argval ? this.encode(step.argval) : '';
+    const ops = operands.map((o) => this.encode(o)).join('');
+    const r = this.decode(this.rt.step(step.opname, step.arg, argval, ops));
+    if (r.k !== 'tuple' || r.items.length !== 2 || r.items[1].k !== 'tuple') throw new Error('sot: malformed step result');
+    const v = r.items[0];
+    if (v.k === 'int') this.layerVersion = Number(v.v);
+    return [v, ...r.items[1].items];
+  }
+
+  pin(ref: HostRef): void { this.rt.pin(ref.id as number); }
+  unpin(ref: HostRef): void { this.rt.unpin(ref.id as number); }
+  pinForTree(ref: HostRef): void { this.pendingPins.push(ref.id as number); this.rt.pin(ref.id as number); }
+
+  // ---- code objects and functions -----------------------------------------------------------
+  /** CodeInfo of a function or code object id (decoded once). */
+  codeOf(oid: number): CodeInfo {
+    const wire = JSON.parse(this.rt.code_info(oid)) as CodeWire;
+    let c = this.codes.get(wire.id);
+    if (!c) {
+      c = new CodeInfo(wire, this.decoder, (s) => this.decode(s));
+      this.codes.set(wire.id, c);
+      this.rt.pin(wire.id);
+    }
+    return c;
+  }
+  code(codeId: number): CodeInfo {
+    const c = this.codes.get(codeId);
+    if (c) return c;
+    return this.codeOf(codeId);
+  }
+
+  functionParts(fn: HostRef): { globals: number; defaults: RtValue; kwdefaults: RtValue; cells: RtValue; contents: RtValue } {
+    const id = fn.id as number;
+    let p = this.parts.get(id);
+    if (!p) {
+      const [g, ...encs] = JSON.parse(this.rt.function_parts(id)) as [number, string, string, string, string];
+      const d = encs.map((e) => this.decode(e));
+      p = { globals: g, defaults: d[0], kwdefaults: d[1], cells: d[2], contents: d[3] };
+      this.parts.set(id, p);
+    }
+    return p;
+  }
+
+  /** LOAD_GLOBAL's value; records the read so the wrapper re-checks it on every call. */
+  globalLookup(globals: HostRef, name: string): { value: RtValue; builtin: boolean } {
+    const r = this.rt.global_lookup(globals.id as number, name);
+    if (r[0] === 'E') throw this.error(r);
+    const value = this.decode(r.slice(1));
+    this.pendingGuards.push({ container: globals.id as number, name, isAttr: false, value });
+    return { value, builtin: r[0] === 'B' };
+  }
+
+  /** An attribute read the wrapper must re-check (not needed under layers: the version covers them). */
+  recordAttrGuard(container: HostRef, name: string, value: RtValue): void {
+    this.pendingGuards.push({ container: container.id as number, name, isAttr: true, value });
+  }
+
+  sourceLine(file: string, line: number): string {
+    try { return this.rt.source_line(file, line); } catch { return ''; }
+  }
+
+  argval(code: CodeInfo, ins: Instruction): RtValue | undefined {
+    switch (ins.opname) {
+      case 'LOAD_ATTR': return { k: 'str', v: code.wire.names[ins.arg >> 1] };
+      case 'STORE_ATTR': case 'DELETE_ATTR': return { k: 'str', v: code.wire.names[ins.arg] };
+      default: return undefined;
+    }
+  }
+
+  /** Values an instruction pops when it runs as a concrete step. */
+  stackEffect(tx: Translator, ins: Instruction): number {
+    switch (ins.opname) {
+      case 'CALL': return ins.arg + 2;
+      case 'CALL_KW': return ins.arg + 3;
+      case 'CALL_FUNCTION_EX': return tx.v.minor >= 14 ? 4 : 3 + (ins.arg & 1);
+      case 'BINARY_OP': case 'COMPARE_OP': case 'BINARY_SUBSCR': case 'CONTAINS_OP': case 'FORMAT_WITH_SPEC': return 2;
+      case 'TO_BOOL': case 'UNARY_NEGATIVE': case 'UNARY_INVERT': case 'UNARY_NOT': case 'LOAD_ATTR': case 'FORMAT_SIMPLE':
+      case 'CONVERT_VALUE': case 'UNPACK_SEQUENCE': case 'GET_ITER': case 'DELETE_ATTR':
+      case 'POP_JUMP_IF_TRUE': case 'POP_JUMP_IF_FALSE':
+        return 1;
+      case 'STORE_ATTR': return 2;
+      case 'STORE_SUBSCR': return 3;
+      default: throw new GraphBreak('SOT105', `no concrete step for ${ins.opname}`);
+    }
+  }
+
+  stepResultCount(step: ConcreteStep): number {
+    // Every step pushes its results after the layer version (result 0).
+    switch (step.opname) {
+      case 'STORE_ATTR': case 'STORE_SUBSCR': case 'DELETE_ATTR': return 0;
+      case 'LOAD_ATTR': return step.arg & 1 ? 2 : 1;
+      case 'UNPACK_SEQUENCE': return step.arg;
+      default: return 1;
+    }
+  }
+
+  /** Templates for variable kinds only Python has (ranges, slices, iterators, cells). */
+  materializeTemplate(_tx: Translator, v: Variable, rec: (x: Variable) => Template): Template {
+    if (v instanceof RangeVar) throw new GraphBreak('SOT105', 'a range object stored in a variable is live across a graph break');
+    if (v instanceof SliceVar) return { k: 'tuple', items: [rec(v.start), rec(v.stop), rec(v.step)] };
+    if (v instanceof IterVar) return { k: 'tuple', items: v.items.slice(v.pos).map(rec) };
+    if (v instanceof CellVar) return v.contents ? rec(v.contents) : { k: 'const', v: { k: 'none' } };
+    if (v instanceof ConstVar) return { k: 'const', v: v.value };
+    throw new GraphBreak('SOT105', `a ${v.kind} value is live across a graph break`);
+  }
+
+  hostCheckFor(_tx: Translator): null { return null; }
+}
+

@@ -1,0 +1,60 @@
+// Attributes and methods of tensors while tracing: metadata is known from the graph's
+// infer-meta, registry methods are recorded as ops, value reads break.
+import { GraphBreak } from '../../../sot/graph_breaks.js';
+import { ConstVar, ListVar, TensorVar, BoundMethodVar, type Variable } from '../../../sot/variables.js';
+import { allOps } from '../../../src/ops/registry.js';
+import type { OpDef } from '../../../src/ops/types.js';
+import type { Translator } from './translator.js';
+import { callApi, recordOp, tensorResults } from './semantics.js';
+import { inlineCall } from './inline.js';
+
+let methodTable: Map<string, OpDef> | null = null;
+/** Tensor method name -> registry op (the same table compat's Tensor methods come from). */
+function methods(): Map<string, OpDef> {
+  if (!methodTable) {
+    methodTable = new Map();
+    for (const d of allOps()) for (const m of d.api?.methods ?? (d.api?.names ? [] : [d.name])) methodTable.set(m, d);
+  }
+  return methodTable;
+}
+
+function staticDim(d: unknown, what: string): number {
+  if (typeof d !== 'number') throw new GraphBreak('SOT008', `${what} of a symbolic dimension`);
+  return d;
+}
+
+export function tensorAttr(tx: Translator, t: TensorVar, name: string): Variable {
+  const s = t.sym;
+  switch (name) {
+    case 'shape': return new ListVar(s.shape.map((d) => new ConstVar({ k: 'int', v: staticDim(d, 'shape') })));
+    case 'ndim': return new ConstVar({ k: 'int', v: s.shape.length });
+    case 'size': return new ConstVar({ k: 'int', v: s.shape.reduce<number>((a, d) => a * staticDim(d, 'size'), 1) });
+    case 'stop_gradient': return new ConstVar({ k: 'bool', v: s.stop_gradient });
+    case 'dtype': return tx.objectVar(tx.host.dtypeObject(s.dtype), null);
+    case 'T': {
+      const n = s.shape.length;
+      return tensorResults(recordOp(tx, 'transpose', [s], { perm: [...Array(n).keys()].reverse() }));
+    }
+    case 'is_leaf': case 'grad': case 'place': case 'name': case 'persistable':
+      throw new GraphBreak('SOT007', `tensor attribute '${name}'`);
+    default: return new BoundMethodVar(t, name);
+  }
+}
+
+export function tensorMethodCall(tx: Translator, t: TensorVar, name: string, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
+  switch (name) {
+    case 'numpy': case '__array__': throw new GraphBreak('SOT003', 'Tensor.numpy()');
+    case 'item': case 'tolist': case '__float__': case '__int__': case '__bool__': case '__index__':
+      throw new GraphBreak('SOT002', `Tensor.${name}()`);
+    case 'dim': case 'ndimension': return new ConstVar({ k: 'int', v: t.sym.shape.length });
+    case 'astype': case 'cast': return callApi(tx, 'cast', [t, ...args], kwargs);
+    case '__getitem__': {
+      const fn = tx.host.compatFunction('paddle._indexing', 'getitem');
+      return inlineCall(tx, tx.objectVar(fn, null), null, [t, ...args], kwargs);
+    }
+    default: break;
+  }
+  const def = methods().get(name);
+  if (def) return callApi(tx, def.name, [t, ...args], kwargs);
+  throw new GraphBreak('SOT007', `Tensor.${name}()`);
+}

@@ -1,0 +1,337 @@
+// Translates one trace-tree segment: simulates frames from a node's entry until a return or a
+// graph break, recording tensor work into a FunctionGraph, collecting guards from sources and
+// logging side effects. The result is a TreeNode (see sot/trace_tree.ts).
+import { FunctionGraph, SymTensor } from '../../../sot/function_graph.js';
+import { BREAKS, type BreakEvent, GraphBreak } from '../../../sot/graph_breaks.js';
+import { constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, tensorGuard } from '../../../sot/guards.js';
+import type { ConcreteStep } from '../../../sot/host.js';
+import { constSource, itemSource, slotSource, type Source } from '../../../sot/sources.js';
+import { type Effect, type Template, TreeNode } from '../../../sot/trace_tree.js';
+import type { HostRef, RtValue } from '../../../sot/values.js';
+import {
+  BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NULL, NullVar, ObjectVar, RangeVar, SliceVar,
+  TensorVar, TupleVar, type Variable,
+} from '../../../sot/variables.js';
+import { Tensor } from '../../../src/tensor/tensor.js';
+import type { CodeInfo } from './code.js';
+import { Frame } from './frame.js';
+import { HANDLERS } from '../handlers/index.js';
+import type { PythonHost } from './python_host.js';
+import type { VersionTable } from './versions.js';
+
+/** Where each entry slot goes when frames are rebuilt for a child node. */
+export interface FrameLayout {
+  readonly codeId: number;
+  readonly globalsId: number;
+  readonly fnName: string;
+  readonly ip: number;
+  /** Slot index per stack entry (-2: NULL). */
+  readonly stack: readonly number[];
+  /** Slot index per localsplus entry (-1: unbound); cells: { cell: slot }. */
+  readonly locals: readonly (number | { cell: number } | { cell: -1 })[];
+}
+export interface Layout { readonly frames: readonly FrameLayout[] }
+
+/** Thrown by handlers when the frame returns from its outermost frame. */
+export class FrameReturn { constructor(readonly value: Variable) {} }
+
+export interface TranslateOptions {
+  minGraphSize: number;
+  strict: boolean;
+  log: (level: number, msg: string) => void;
+  logLevel: number;
+}
+
+export class Translator {
+  readonly frames: Frame[] = [];
+  readonly graph = new FunctionGraph();
+  readonly guards = new GuardSet();
+  readonly effects: Effect[] = [];
+  /** Attribute writes already logged, by object id and name: later reads in this segment see them. */
+  readonly attrOverlay = new Map<string, Variable>();
+  /** Constant tensors (parameters, globals) bound into this segment's graph, with their templates. */
+  private constInputs = new Map<number, Tensor>();
+  /** Variables of entry slots (so templates can point back to the entry instead of copying). */
+  private entryVars = new Map<Variable, Source>();
+  events: BreakEvent[] = [];
+
+  constructor(
+    readonly host: PythonHost,
+    readonly v: VersionTable,
+    readonly opts: TranslateOptions,
+    private readonly entry: readonly RtValue[],
+    /** Entry slots whose values are new since the parent (step results, mutable containers): guarded. */
+    private readonly guardSlot: (i: number) => boolean,
+  ) {}
+
+  get frame(): Frame { return this.frames[this.frames.length - 1]; }
+  get code(): CodeInfo { return this.frame.code; }
+
+  // ---- entry ------------------------------------------------------------------------------
+
+  /** Builds the frames of `layout` from entry slots, creating sourced variables and guards. */
+  enter(layout: Layout): void {
+    const vars = new Map<number, Variable>();
+    const cells = new Map<number, CellVar>();
+    const slotVar = (i: number): Variable => {
+      let v = vars.get(i);
+      if (!v) { v = this.fromRt(this.entry[i], slotSource(i), this.guardSlot(i)); vars.set(i, v); this.entryVars.set(v, slotSource(i)); }
+      return v;
+    };
+    for (const fl of layout.frames) {
+      const code = this.host.code(fl.codeId);
+      const f = new Frame(code, this.host.objectRef(fl.globalsId), fl.fnName);
+      f.ip = fl.ip;
+      f.stack = fl.stack.map((s) => (s === -2 ? NULL : slotVar(s)));
+      f.locals = fl.locals.map((s) => {
+        if (typeof s === 'number') return s < 0 ? undefined : slotVar(s);
+        if (s.cell < 0) return new CellVar(null);
+        let c = cells.get(s.cell);
+        if (!c) { c = new CellVar(this.entry[s.cell] ? slotVar(s.cell) : null); cells.set(s.cell, c); }
+        return c;
+      });
+      this.frames.push(f);
+    }
+  }
+
+  /** A variable for a real value found at `source`; guards it when asked. */
+  fromRt(v: RtValue, source: Source | null, guard: boolean): Variable {
+    const g = guard && source !== null;
+    switch (v.k) {
+      case 'tensor': {
+        if (g) this.guards.add(tensorGuard(source!, v.t));
+        if (!source) return this.constTensor(v.t);
+        return new TensorVar(this.graph.input(source, v.t), source);
+      }
+      case 'int': case 'float': case 'bool': case 'none': case 'str':
+        if (g) this.guards.add(constGuard(source!, v));
+        return new ConstVar(v, source);
+      case 'tuple':
+        if (g) { this.guards.add(kindGuard(source!, 'tuple')); this.guards.add(lengthGuard(source!, v.items.length)); }
+        return new TupleVar(v.items.map((x, i) => this.fromRt(x, source ? itemSource(source, { k: 'int', v: i }) : null, guard)), source);
+      case 'list':
+        if (g) { this.guards.add(kindGuard(source!, 'list')); this.guards.add(lengthGuard(source!, v.items.length)); }
+        return new ListVar(v.items.map((x, i) => this.fromRt(x, source ? itemSource(source, { k: 'int', v: i }) : null, guard)), source, v.ref ?? null);
+      case 'dict':
+        if (g) { this.guards.add(kindGuard(source!, 'dict')); this.guards.add(lengthGuard(source!, v.keys.length)); }
+        return new DictVar(
+          v.keys.map((k) => this.fromRt(k, null, false)),
+          v.values.map((x, i) => this.fromRt(x, source ? itemSource(source, v.keys[i]) : null, guard)),
+          source, v.ref ?? null,
+        );
+      case 'obj':
+        if (v.ref.id === 0) return NULL;
+        if (g) this.guards.add(identityGuard(source!, v.ref.id, v.ref.typeName));
+        return this.objectVar(v.ref, source);
+    }
+  }
+
+  objectVar(ref: HostRef, source: Source | null): ObjectVar {
+    return new ObjectVar(ref, this.host.describe(ref), source);
+  }
+
+  /** A real tensor (parameter, global, step-made constant) used inside the graph. */
+  constTensor(t: Tensor): TensorVar {
+    for (const [i, v] of this.constInputs) if (v === t) return new TensorVar(this.graph.input(constSource(i), t), null);
+    const i = this.constInputs.size;
+    this.constInputs.set(i, t);
+    return new TensorVar(this.graph.input(constSource(i), t), null);
+  }
+
+  // ---- simulation -------------------------------------------------------------------------
+
+  /** Runs until the outermost frame returns or a break ends the segment; returns the node. */
+  run(): TreeNode {
+    let steps = 0;
+    for (;;) {
+      const f = this.frame;
+      const ins = f.code.instructions[f.ip];
+      if (!ins) throw new Error(`sot: fell off the end of ${f.code.name}`);
+      if (this.opts.logLevel >= 3) this.opts.log(3, `  [${f.code.name}:${ins.line}] ${ins.index}: ${ins.opname} ${ins.arg} | stack ${f.stack.map(showVar).join(', ')}`);
+      const handler = HANDLERS[ins.opname];
+      if (!handler) throw new GraphBreak('SOT101', `opcode ${ins.opname}`);
+      const stackBefore = f.stack.slice();
+      const localsBefore = f.locals.slice();
+      const nframes = this.frames.length;
+      const graphMark = this.graph.nodes.length;
+      const effectMark = this.effects.length;
+      try {
+        f.ip++;
+        const r = handler(this, ins);
+        if (r instanceof FrameReturn) return this.finish({ k: 'return', value: r.value });
+      } catch (e) {
+        if (!(e instanceof GraphBreak)) throw e;
+        if (BREAKS.get(e.code)!.effect === 'fallback') throw e;
+        // Roll back to just before the instruction; inlined frames pushed by it are dropped.
+        this.frames.length = nframes;
+        f.ip = ins.index;
+        f.stack = stackBefore;
+        f.locals = localsBefore;
+        this.graph.nodes.length = graphMark;
+        this.effects.length = effectMark;
+        return this.breakAt(e, ins.opname, ins.arg);
+      }
+      if (++steps > 200_000) throw new GraphBreak('SOT103', 'segment too long (unbounded loop?)');
+    }
+  }
+
+  /** Pops a returning inlined frame, pushing its value on the caller; the outermost returns. */
+  returnValue(v: Variable): FrameReturn | undefined {
+    this.frames.pop();
+    if (this.frames.length === 0) return new FrameReturn(v);
+    this.frame.push(v);
+    return undefined;
+  }
+
+  pushFrame(f: Frame): void {
+    if (this.frames.length > 64) throw new GraphBreak('SOT006', 'inlining depth limit reached');
+    this.frames.push(f);
+  }
+
+  // ---- ending the segment -----------------------------------------------------------------
+
+  /**
+   * A break at the current instruction of the innermost frame: its operands become the step's
+   * operands, every other live value becomes an entry slot of the child.
+   */
+  private breakAt(e: GraphBreak, opname: string, arg: number): TreeNode {
+    const f = this.frame;
+    const ins = f.code.instructions[f.ip];
+    const npop = this.host.stackEffect(this, ins);
+    const operandVars = f.stack.slice(f.stack.length - npop);
+    const event: BreakEvent = {
+      code: e.code, file: f.code.wire.filename, line: ins.line,
+      sourceLine: this.host.sourceLine(f.code.wire.filename, ins.line), detail: e.detail,
+    };
+    this.events.push(event);
+    if (this.opts.strict) throw new StrictModeError(event);
+    this.opts.log(1, `sot: graph break ${e.code} at ${event.file}:${event.line}: ${e.detail}`);
+    const step: ConcreteStep = { opname, arg, argval: this.host.argval(f.code, ins) };
+    return this.finish({ k: 'step', step, operandVars, npop, event });
+  }
+
+  private finish(exit: { k: 'return'; value: Variable } | { k: 'step'; step: ConcreteStep; operandVars: Variable[]; npop: number; event: BreakEvent }): TreeNode {
+    const outs: SymTensor[] = [];
+    const outIndex = new Map<SymTensor, number>();
+    const made = new Map<Variable, Template>();
+    const tpl = (v: Variable): Template => this.template(v, outs, outIndex, made);
+
+    const effects: Effect[] = [];
+    // Lists/dicts from outside that were mutated: replace their contents in place.
+    for (const e of this.effects) effects.push({ step: e.step, operands: e.operands });
+    const mutated = this.mutatedContainers();
+    for (const c of mutated) {
+      if (c instanceof ListVar) effects.push({ step: { opname: 'SKIFF_LIST_REPLACE', arg: 0 }, operands: [{ k: 'const', v: { k: 'obj', ref: c.ref! } }, { k: 'list', items: c.items.map(tpl) }] });
+      else if (c instanceof DictVar) effects.push({ step: { opname: 'SKIFF_DICT_REPLACE', arg: 0 }, operands: [{ k: 'const', v: { k: 'obj', ref: c.ref! } }, { k: 'dict', keys: c.keys.map(tpl), values: c.values.map(tpl) }] });
+    }
+    const finalEffects = effects.map((e) => ({ step: e.step, operands: e.operands.map((o) => (isVarTemplate(o) ? tpl(o.v) : o)) }));
+
+    let nodeExit: TreeNode['exit'];
+    if (exit.k === 'return') {
+      nodeExit = { k: 'return', value: tpl(exit.value) };
+    } else {
+      const operands = exit.operandVars.map(tpl);
+      // Child layout: every frame; the innermost frame's stack without the operands, plus the
+      // values the step pushes (appended as result slots by the runtime).
+      const resume: Template[] = [];
+      const slotOf = new Map<Variable, number>();
+      const slot = (v: Variable): number => {
+        if (v instanceof NullVar) return -2;
+        let i = slotOf.get(v);
+        if (i === undefined) { i = resume.length; resume.push(tpl(v)); slotOf.set(v, i); }
+        return i;
+      };
+      const frames: FrameLayout[] = this.frames.map((fr, fi) => {
+        const inner = fi === this.frames.length - 1;
+        const stack = (inner ? fr.stack.slice(0, fr.stack.length - exit.npop) : fr.stack).map(slot);
+        const locals = fr.locals.map((l, li) => {
+          if (l === undefined) return -1;
+          if (l instanceof CellVar && fr.code.wire.localkinds[li] !== 'l') {
+            return l.contents ? { cell: slot(l.contents) } : { cell: -1 };
+          }
+          return slot(l);
+        });
+        return { codeId: fr.code.id, globalsId: fr.globals.id as number, fnName: fr.fnName, ip: fr.ip, stack, locals };
+      });
+      const nres = this.host.stepResultCount(exit.step);
+      for (let r = 0; r < nres; r++) {
+        (frames[frames.length - 1].stack as number[]).push(resume.length);
+        resume.push({ k: 'result', i: r });
+      }
+      nodeExit = { k: 'step', step: exit.step, operands, resume, layout: { frames } satisfies Layout, event: exit.event };
+    }
+
+    // Graph: outputs are the tensors the exit needs; inputs from entry slots or constants.
+    let graph = null;
+    let graphInputs: Template[] = [];
+    if (outs.length || this.graph.nodes.some((n) => n.def.random)) {
+      const compiled = this.graph.compile(outs);
+      graph = compiled;
+      graphInputs = compiled.inputs.map((inp) => {
+        if (inp.source.k === 'const') return { k: 'const', v: { k: 'tensor', t: this.constInputs.get(inp.source.i)! } } as Template;
+        return { k: 'local', source: inp.source } as Template;
+      });
+      if (compiled.opCount < this.opts.minGraphSize) this.opts.log(1, `sot: subgraph of ${compiled.opCount} ops (< MIN_GRAPH_SIZE ${this.opts.minGraphSize}) runs op by op`);
+      this.opts.log(1, `sot: graph with ${compiled.opCount} ops, ${compiled.inputs.length} inputs, ${outs.length} outputs`);
+      if (this.opts.logLevel >= 2) this.opts.log(2, compiled.describe());
+    }
+    return new TreeNode(this.guards, graph, graphInputs, finalEffects, nodeExit, this.host.hostCheckFor(this));
+  }
+
+  /** Containers that came from outside (have a host ref) and whose contents changed. */
+  private mutatedContainers(): (ListVar | DictVar)[] {
+    return [...this.mutated];
+  }
+  readonly mutated = new Set<ListVar | DictVar>();
+
+  /** How a variable's value is rebuilt at run time. */
+  private template(v: Variable, outs: SymTensor[], outIndex: Map<SymTensor, number>, made: Map<Variable, Template>): Template {
+    const src = this.entryVars.get(v);
+    if (src && !(v instanceof ListVar && this.mutated.has(v)) && !(v instanceof DictVar && this.mutated.has(v))) return { k: 'local', source: src };
+    const rec = (x: Variable) => this.template(x, outs, outIndex, made);
+    if (v instanceof ConstVar) return { k: 'const', v: v.value };
+    if (v instanceof TensorVar) {
+      const inp = this.graph.inputs.find((i) => i.value === v.sym.id);
+      if (inp) {
+        if (inp.source.k === 'const') return { k: 'const', v: { k: 'tensor', t: this.constInputs.get(inp.source.i)! } };
+        return { k: 'local', source: inp.source };
+      }
+      let i = outIndex.get(v.sym);
+      if (i === undefined) { i = outs.length; outs.push(v.sym); outIndex.set(v.sym, i); }
+      return { k: 'gout', i };
+    }
+    if (v instanceof TupleVar) return { k: 'tuple', items: v.items.map(rec) };
+    if (v instanceof ListVar) {
+      if (v.ref) return { k: 'const', v: { k: 'obj', ref: v.ref } };
+      return { k: 'list', items: v.items.map(rec) };
+    }
+    if (v instanceof DictVar) {
+      if (v.ref) return { k: 'const', v: { k: 'obj', ref: v.ref } };
+      return { k: 'dict', keys: v.keys.map(rec), values: v.values.map(rec) };
+    }
+    if (v instanceof ObjectVar) { this.host.pinForTree(v.ref); return { k: 'const', v: { k: 'obj', ref: v.ref } }; }
+    if (v instanceof NullVar) return { k: 'const', v: { k: 'obj', ref: this.host.nullRef } };
+    return this.host.materializeTemplate(this, v, rec);
+  }
+}
+
+export class StrictModeError extends Error {
+  constructor(readonly event: BreakEvent) {
+    super(`STRICT_MODE: graph break ${event.code} (${BREAKS.get(event.code)!.meaning}) at ${event.file}:${event.line}: ${event.detail}`);
+    this.name = 'StrictModeError';
+  }
+}
+
+/** An effect operand that still refers to a variable (resolved to a template at finish). */
+export interface VarTemplate { readonly k: 'var'; readonly v: Variable }
+const isVarTemplate = (t: unknown): t is VarTemplate => (t as VarTemplate).k === 'var';
+export const varTemplate = (v: Variable): Template => ({ k: 'var', v } as unknown as Template);
+
+export function showVar(v: Variable): string {
+  if (v instanceof ConstVar) return JSON.stringify((v.value as { v?: unknown }).v ?? null);
+  if (v instanceof TensorVar) return `T${v.sym.id}`;
+  if (v instanceof ObjectVar) return `<${v.ref.typeName}>`;
+  return v.kind;
+}
+
+export { BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NULL, NullVar, ObjectVar, RangeVar, SliceVar, TensorVar, TupleVar };

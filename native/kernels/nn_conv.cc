@@ -1,0 +1,199 @@
+// conv2d: inputs x [N, C, H, W] (or NHWC), weight [Cout, C/groups, kh, kw], optional bias [Cout].
+// attrs [sh, sw, dh, dw, groups, padAlgo (0 explicit, 1 SAME, 2 VALID), pt, pb, pl, pr, channelLast, hasBias].
+//
+// Per image and group: im2col gathers the receptive fields into cols [K = Cg*kh*kw, P = OH*OW]
+// (in row blocks so cols stays a few MB), then one GEMM: out_g [Og, P] = W_g [Og, K] * cols.
+// NHWC writes the transposed product out [P, Cout] directly (the GEMM takes any operand strides).
+// 1x1 / stride 1 / no padding convolutions skip im2col: the input plane already is cols.
+// Batches of at least one image per thread run in parallel with single-threaded GEMMs;
+// otherwise images run in turn and each GEMM uses the whole pool.
+// float16/bfloat16 gather into float32 cols, multiply in float32 and round on store.
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+#include "../gemm/gemm.h"
+#include "kernel.h"
+#include "nn_common.h"
+
+namespace skiff {
+namespace {
+
+using nn::S;
+
+struct Conv {
+  int64_t N, C, H, W, Cout, Cg, Og, kh, kw, OH, OW, K, P;
+  int64_t sh, sw, dh, dw, pt, pl, groups;
+  bool channel_last;
+};
+
+// cols[k][p] for output rows [oh0, oh1) of one image and group; xg points at the group's first channel.
+template <typename T, typename A>
+void im2col(const Conv& a, const T* xg, const nn::Strides4& xs, int64_t oh0, int64_t oh1, A* cols) {
+  const int64_t pc = (oh1 - oh0) * a.OW;
+  for (int64_t ci = 0; ci < a.Cg; ci++) {
+    const T* xc = xg + ci * xs.c;
+    for (int64_t i = 0; i < a.kh; i++) {
+      for (int64_t j = 0; j < a.kw; j++) {
+        A* row = cols + ((ci * a.kh + i) * a.kw + j) * pc;
+        const int64_t wofs = j * a.dw - a.pl;
+        // ow with 0 <= ow*sw + wofs < W
+        const int64_t lo = wofs >= 0 ? 0 : std::min(a.OW, (-wofs + a.sw - 1) / a.sw);
+        const int64_t hi = std::max(lo, std::min(a.OW, a.W - 1 - wofs >= 0 ? (a.W - 1 - wofs) / a.sw + 1 : 0));
+        for (int64_t oh = oh0; oh < oh1; oh++) {
+          A* r = row + (oh - oh0) * a.OW;
+          const int64_t ih = oh * a.sh - a.pt + i * a.dh;
+          if (ih < 0 || ih >= a.H) { std::memset((void*)r, 0, sizeof(A) * a.OW); continue; }
+          const T* xr = xc + ih * xs.h;
+          for (int64_t ow = 0; ow < lo; ow++) r[ow] = A(0);
+          if (a.sw == 1 && xs.w == 1) {
+            const T* src = xr + wofs;
+            for (int64_t ow = lo; ow < hi; ow++) r[ow] = Compute<T>::load(src[ow]);
+          } else {
+            for (int64_t ow = lo; ow < hi; ow++) r[ow] = Compute<T>::load(xr[(ow * a.sw + wofs) * xs.w]);
+          }
+          for (int64_t ow = hi; ow < a.OW; ow++) r[ow] = A(0);
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* bias, Tensor& out) {
+  using A = compute_t<T>;
+  constexpr bool direct = std::is_same_v<T, A>;  // float32/float64: GEMM writes the output itself
+  const nn::Strides4 xs = nn::nchw_strides(x, a.channel_last);
+  const T* X = x.data<T>();
+  T* O = out.data<T>();
+
+  std::vector<A> wbuf, bbuf;
+  const A* Wt;
+  if constexpr (direct) Wt = wd.data<T>();
+  else {
+    wbuf.resize((size_t)(a.Cout * a.K));
+    const T* w = wd.data<T>();
+    for (size_t i = 0; i < wbuf.size(); i++) wbuf[i] = Compute<T>::load(w[i]);
+    Wt = wbuf.data();
+  }
+  if (bias) {
+    bbuf.resize((size_t)a.Cout);
+    const T* b = bias->data<T>();
+    for (int64_t i = 0; i < a.Cout; i++) bbuf[i] = Compute<T>::load(b[i * bias->strides[0]]);
+  }
+  const bool one_by_one = direct && a.kh == 1 && a.kw == 1 && a.sh == 1 && a.sw == 1 && a.pt == 0 && a.pl == 0 &&
+                          a.OH == a.H && a.OW == a.W && xs.h == a.W * xs.w;
+  // Output rows per block: keep cols near 1M elements but at least one row.
+  const int64_t rows = std::max<int64_t>(1, std::min<int64_t>(a.OH, (int64_t(1) << 20) / std::max<int64_t>(1, a.K * a.OW)));
+
+  auto image = [&](int64_t n, int threads) {
+    for (int64_t g = 0; g < a.groups; g++) {
+      const T* xg = X + n * xs.n + g * a.Cg * xs.c;
+      const A* Wg = Wt + g * a.Og * a.K;
+      for (int64_t oh0 = 0; oh0 < a.OH; oh0 += rows) {
+        const int64_t oh1 = std::min(a.OH, oh0 + rows), p0 = oh0 * a.OW, pc = (oh1 - oh0) * a.OW;
+        const A* B = nullptr;
+        int64_t rsb, csb;  // cols as a K x pc operand
+        if (one_by_one) {
+          if constexpr (direct) B = xg + p0 * xs.w;
+          rsb = xs.c; csb = xs.w;
+        } else {
+          A* cols = nn::scratch<A>(0, (size_t)(a.K * pc));
+          im2col<T, A>(a, xg, xs, oh0, oh1, cols);
+          B = cols; rsb = pc; csb = 1;
+        }
+        if constexpr (direct) {
+          if (!a.channel_last) {
+            T* C = O + (n * a.Cout + g * a.Og) * a.P + p0;
+            gemm(a.Og, pc, a.K, A(1), Wg, a.K, 1, B, rsb, csb, A(0), C, a.P, threads);
+            if (bias)
+              for (int64_t o = 0; o < a.Og; o++) {
+                const A bv = bbuf[g * a.Og + o];
+                T* r = C + o * a.P;
+                for (int64_t p = 0; p < pc; p++) r[p] += bv;
+              }
+          } else {
+            T* C = O + (n * a.P + p0) * a.Cout + g * a.Og;
+            gemm(pc, a.Og, a.K, A(1), B, csb, rsb, Wg, 1, a.K, A(0), C, a.Cout, threads);
+            if (bias)
+              for (int64_t p = 0; p < pc; p++)
+                for (int64_t o = 0; o < a.Og; o++) C[p * a.Cout + o] += bbuf[g * a.Og + o];
+          }
+        } else {
+          A* tmp = nn::scratch<A>(1, (size_t)(a.Og * pc));
+          gemm(a.Og, pc, a.K, A(1), Wg, a.K, 1, B, rsb, csb, A(0), tmp, pc, threads);
+          for (int64_t o = 0; o < a.Og; o++) {
+            const int64_t co = g * a.Og + o;
+            const A bv = bias ? bbuf[co] : A(0);
+            for (int64_t p = 0; p < pc; p++) {
+              const int64_t oi = a.channel_last ? (n * a.P + p0 + p) * a.Cout + co : (n * a.Cout + co) * a.P + p0 + p;
+              O[oi] = Compute<T>::store(tmp[o * pc + p] + bv);
+            }
+          }
+        }
+      }
+    }
+  };
+  const int nt = num_threads();
+  if (nt > 1 && a.N >= nt) {
+    parallel_for(a.N, 1, [&](int64_t b, int64_t e) { for (int64_t n = b; n < e; n++) image(n, 1); });
+  } else {
+    for (int64_t n = 0; n < a.N; n++) image(n, 0);
+  }
+}
+
+void k_conv2d(KernelCall& c) {
+  c.expect_outputs(1);
+  const bool has_bias = c.iattr(11) != 0;
+  c.expect_inputs(has_bias ? 3 : 2);
+  Tensor &x = c.input(0), &w = c.input(1), &o = c.output(0);
+  const Tensor* bias = has_bias ? &c.input(2) : nullptr;
+  if (x.ndim() != 4) throw SkiffError("conv2d: Input x should be 4D tensor, but received x with the shape of " + shape_str(x.shape));
+  if (w.ndim() != 4) throw SkiffError("conv2d: weight should be a 4D tensor, got shape " + shape_str(w.shape));
+  if (!is_floating(x.dtype)) throw SkiffError(std::string("conv2d: expected a floating dtype, got ") + dtype_name(x.dtype));
+  if (w.dtype != x.dtype) throw SkiffError(std::string("conv2d: x and weight have different dtypes ") + dtype_name(x.dtype) + " and " + dtype_name(w.dtype));
+  Conv a{};
+  a.sh = c.iattr(0); a.sw = c.iattr(1); a.dh = c.iattr(2); a.dw = c.iattr(3); a.groups = c.iattr(4);
+  const int64_t algo = c.iattr(5);
+  int64_t pt = c.iattr(6), pb = c.iattr(7), pl = c.iattr(8), pr = c.iattr(9);
+  a.channel_last = c.iattr(10) != 0;
+  if (a.sh <= 0 || a.sw <= 0) throw SkiffError("conv2d: stride must be positive, got [" + S(a.sh) + ", " + S(a.sw) + "]");
+  if (a.dh <= 0 || a.dw <= 0) throw SkiffError("conv2d: dilation must be positive, got [" + S(a.dh) + ", " + S(a.dw) + "]");
+  if (a.groups <= 0) throw SkiffError("conv2d: The groups of conv2d should be greater than 0. Received groups: " + S(a.groups));
+  if (algo < 0 || algo > 2) throw SkiffError("conv2d: invalid padding algorithm code " + S(algo));
+  if (pt < 0 || pb < 0 || pl < 0 || pr < 0) throw SkiffError("conv2d: padding must be non-negative");
+  a.N = x.shape[0];
+  a.C = a.channel_last ? x.shape[3] : x.shape[1];
+  a.H = a.channel_last ? x.shape[1] : x.shape[2];
+  a.W = a.channel_last ? x.shape[2] : x.shape[3];
+  a.Cout = w.shape[0]; a.Cg = w.shape[1]; a.kh = w.shape[2]; a.kw = w.shape[3];
+  if (a.kh <= 0 || a.kw <= 0) throw SkiffError("conv2d: weight spatial size must be positive, got weight " + shape_str(w.shape));
+  if (a.C % a.groups) throw SkiffError("conv2d: the channel of input must be divisible by groups, received: the channel of input is " + S(a.C) + ", the shape of input is " + shape_str(x.shape) + ", the groups is " + S(a.groups));
+  if (a.Cg * a.groups != a.C) throw SkiffError("conv2d: input channels " + S(a.C) + " do not match weight " + shape_str(w.shape) + " with groups " + S(a.groups));
+  if (a.Cout % a.groups) throw SkiffError("conv2d: the number of filters must be divisible by groups, received: the number of filters is " + S(a.Cout) + ", the groups is " + S(a.groups));
+  if (bias) {
+    if (bias->ndim() != 1 || bias->shape[0] != a.Cout) throw SkiffError("conv2d: bias must have shape [" + S(a.Cout) + "], got " + shape_str(bias->shape));
+    if (bias->dtype != x.dtype) throw SkiffError(std::string("conv2d: bias dtype ") + dtype_name(bias->dtype) + " differs from input dtype " + dtype_name(x.dtype));
+  }
+  if (algo == 1) {  // SAME: Paddle recomputes the padding and drops dilation
+    nn::same_pads(a.H, a.kh, a.sh, pt, pb);
+    nn::same_pads(a.W, a.kw, a.sw, pl, pr);
+    a.dh = a.dw = 1;
+  } else if (algo == 2) {
+    pt = pb = pl = pr = 0;
+  }
+  a.pt = pt; a.pl = pl;
+  a.OH = nn::window_out("conv2d", "height", a.H, a.kh, a.sh, a.dh, pt, pb, false);
+  a.OW = nn::window_out("conv2d", "width", a.W, a.kw, a.sw, a.dw, pl, pr, false);
+  a.Og = a.Cout / a.groups;
+  a.K = a.Cg * a.kh * a.kw;
+  a.P = a.OH * a.OW;
+  c.expect_out_shape(0, a.channel_last ? std::vector<int64_t>{a.N, a.OH, a.OW, a.Cout} : std::vector<int64_t>{a.N, a.Cout, a.OH, a.OW});
+  c.expect_out_dtype(0, x.dtype);
+  if (o.numel() == 0) return;
+  const Tensor& wd = c.dense(1);
+  dispatch_float(x.dtype, c.op, [&](auto tag) { conv_impl<decltype(tag)>(a, x, wd, bias, o); });
+}
+
+}  // namespace
+SKIFF_KERNEL("conv2d", k_conv2d);
+}  // namespace skiff

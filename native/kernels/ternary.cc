@@ -1,0 +1,85 @@
+// where(condition, x, y): all three broadcast; condition bool, x and y one dtype.
+// clip(x): attrs [has_min, min, has_max, max]; scale(x): attrs [scale, bias, bias_after_scale].
+// clip and scale cast their attributes to the compute type first, as Paddle's kernels do
+// (scale(int_x, 2.5) multiplies by 2).
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include "elementwise_loops.h"
+
+namespace skiff {
+namespace {
+
+template <typename T>
+inline void where_contig(const bool* __restrict c, const T* __restrict x, const T* __restrict y, T* __restrict o, int64_t n) {
+  for (int64_t i = 0; i < n; i++) o[i] = c[i] ? x[i] : y[i];
+}
+
+void k_where(KernelCall& c) {
+  c.expect_inputs(3);
+  c.expect_outputs(1);
+  Tensor &cond = c.input(0), &x = c.input(1), &y = c.input(2), &o = c.output(0);
+  if (cond.dtype != DType::Bool) throw SkiffError(std::string("where: condition must have dtype bool, got ") + dtype_name(cond.dtype));
+  c.expect_same_dtype(1, 2);
+  auto shape = broadcast_shapes(broadcast_shapes(cond.shape, x.shape, c.op), y.shape, c.op);
+  c.expect_out_shape(0, shape);
+  c.expect_out_dtype(0, x.dtype);
+  auto sc = broadcast_strides(cond, shape, c.op), sx = broadcast_strides(x, shape, c.op), sy = broadcast_strides(y, shape, c.op);
+  dispatch_all(x.dtype, c.op, [&](auto tag) {
+    using T = decltype(tag);
+    const int64_t e = sizeof(T);
+    strided_loop<4>(shape, {(char*)o.raw(), (char*)cond.raw(), (char*)x.raw(), (char*)y.raw()}, {o.strides, sc, sx, sy}, {e, 1, e, e},
+                    [&](const std::array<char*, 4>& p, const std::array<int64_t, 4>& s, int64_t n) {
+                      if (s[0] == e && s[1] == 1 && s[2] == e && s[3] == e)
+                        return where_contig((const bool*)p[1], (const T*)p[2], (const T*)p[3], (T*)p[0], n);
+                      for (int64_t i = 0; i < n; i++)
+                        *(T*)(p[0] + i * s[0]) = *(const bool*)(p[1] + i * s[1]) ? *(const T*)(p[2] + i * s[2]) : *(const T*)(p[3] + i * s[3]);
+                    });
+  });
+}
+
+// A double attribute as compute type V; integers saturate instead of overflowing the conversion.
+template <typename V> V attr_as(double v) {
+  if constexpr (std::is_integral_v<V>) {
+    if (v != v) return 0;
+    if (v <= (double)std::numeric_limits<V>::lowest()) return std::numeric_limits<V>::lowest();
+    if (v >= (double)std::numeric_limits<V>::max()) return std::numeric_limits<V>::max();
+    return (V)v;
+  } else return (V)v;
+}
+
+void k_clip(KernelCall& c) {
+  Tensor &x = c.input(0), &o = c.output(0);
+  check_unary(c, x.dtype);
+  bool has_min = c.attr(0) != 0, has_max = c.attr(2) != 0;
+  double mn = c.attr(1), mx = c.attr(3);
+  dispatch_nonbool(x.dtype, c.op, [&](auto tag) {
+    using T = decltype(tag);
+    using V = compute_t<T>;
+    constexpr bool fp = std::is_floating_point_v<V>;
+    V lo = has_min ? attr_as<V>(mn) : (fp ? -std::numeric_limits<V>::infinity() : std::numeric_limits<V>::lowest());
+    V hi = has_max ? attr_as<V>(mx) : (fp ? std::numeric_limits<V>::infinity() : std::numeric_limits<V>::max());
+    // Paddle's order of tests: below min gives min even when min > max. NaN passes through.
+    map_unary<T, T>(x, o, [lo, hi](V v) -> V { return v < lo ? lo : (v > hi ? hi : v); });
+  });
+}
+
+void k_scale(KernelCall& c) {
+  Tensor &x = c.input(0), &o = c.output(0);
+  check_unary(c, x.dtype);
+  double s = c.attr(0), b = c.attr(1);
+  bool after = c.attr(2) != 0;
+  dispatch_nonbool(x.dtype, c.op, [&](auto tag) {
+    using T = decltype(tag);
+    using V = compute_t<T>;
+    V sv = attr_as<V>(s), bv = attr_as<V>(b);
+    if (after) map_unary<T, T>(x, o, [sv, bv](V v) -> V { return wrap_add(wrap_mul(v, sv), bv); });
+    else map_unary<T, T>(x, o, [sv, bv](V v) -> V { return wrap_mul(wrap_add(v, bv), sv); });
+  });
+}
+
+}  // namespace
+SKIFF_KERNEL("where", k_where);
+SKIFF_KERNEL("clip", k_clip);
+SKIFF_KERNEL("scale", k_scale);
+}  // namespace skiff

@@ -1,0 +1,134 @@
+// The function graph: tensor work recorded while translating one trace-tree segment.
+// It is the StaticRecorder of src/ops while the translator calls ops, so API binding, dtype
+// promotion and infer-meta are exactly eager's. Inputs are keyed by their source (a tensor
+// read twice is one input).
+import { getOp } from '../src/ops/registry.js';
+import { runOpDef, setStaticRecorder, type StaticRecorder, type TensorLike } from '../src/ops/dispatch.js';
+import type { Attrs, OpDef, TensorMeta } from '../src/ops/types.js';
+import type { DType } from '../src/tensor/dtype.js';
+import type { Shape } from '../src/tensor/shape.js';
+import { scope, Tensor } from '../src/tensor/tensor.js';
+import type { Source } from './sources.js';
+
+export class SymTensor implements TensorLike {
+  constructor(readonly id: number, readonly dtype: DType, readonly shape: Shape, readonly graph: FunctionGraph, public stop_gradient = true) {}
+  get ndim(): number { return this.shape.length; }
+}
+
+export interface GraphNode {
+  readonly def: OpDef;
+  readonly inputs: readonly (number | null)[];
+  readonly attrs: Attrs;
+  readonly outputs: readonly number[];
+}
+
+export class FunctionGraph implements StaticRecorder {
+  readonly values: TensorMeta[] = [];
+  readonly inputs: { value: number; source: Source }[] = [];
+  readonly nodes: GraphNode[] = [];
+  private bySource = new Map<string, SymTensor>();
+
+  /** The graph input for a tensor found at `source` (created once per source). */
+  input(source: Source, meta: { dtype: DType; shape: Shape; stop_gradient: boolean }): SymTensor {
+    const hit = this.bySource.get(source.key);
+    if (hit) return hit;
+    const s = this.newValue(meta.dtype, meta.shape, meta.stop_gradient);
+    this.inputs.push({ value: s.id, source });
+    this.bySource.set(source.key, s);
+    return s;
+  }
+
+  private newValue(dtype: DType, shape: Shape, stopGradient = true): SymTensor {
+    this.values.push({ dtype, shape });
+    return new SymTensor(this.values.length - 1, dtype, shape, this, stopGradient);
+  }
+
+  record(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs, outs: TensorMeta[]): TensorLike[] {
+    const ids = inputs.map((x) => {
+      if (x === null) return null;
+      if (!(x instanceof SymTensor) || x.graph !== this) throw new Error(`${def.name}: an input is not part of the graph being captured`);
+      return x.id;
+    });
+    const stopGradient = inputs.every((x) => x === null || (x as SymTensor).stop_gradient);
+    const results = outs.map((m) => this.newValue(m.dtype, m.shape, stopGradient));
+    this.nodes.push({ def, inputs: ids, attrs, outputs: results.map((r) => r.id) });
+    return results;
+  }
+
+  /** Runs fn with this graph as the op recorder (ops on SymTensors are recorded, not run). */
+  recording<R>(fn: () => R): R {
+    const prev = setStaticRecorder(this);
+    try {
+      return fn();
+    } finally {
+      setStaticRecorder(prev);
+    }
+  }
+
+  get opCount(): number { return this.nodes.length; }
+
+  /** Freezes the graph with the given outputs (dead nodes are dropped). */
+  compile(outputs: readonly SymTensor[]): CompiledGraph {
+    const live = new Set(outputs.map((o) => o.id));
+    const kept: GraphNode[] = [];
+    for (let i = this.nodes.length - 1; i >= 0; i--) {
+      const n = this.nodes[i];
+      if (n.def.random || n.outputs.some((o) => live.has(o))) {
+        kept.push(n);
+        for (const x of n.inputs) if (x !== null) live.add(x);
+      }
+    }
+    kept.reverse();
+    return new CompiledGraph(this.values, this.inputs.filter((i) => live.has(i.value) || outputs.some((o) => o.id === i.value)), kept, outputs.map((o) => o.id));
+  }
+}
+
+/** Runner chosen for compiled graphs; the executor installs itself here (src/executor). */
+export interface GraphRunner {
+  run(graph: CompiledGraph, inputs: readonly Tensor[]): Tensor[];
+}
+
+let runner: GraphRunner | null = null;
+export function setGraphRunner(r: GraphRunner | null): void { runner = r; }
+
+export class CompiledGraph {
+  /** Per-runner cache (a lowered program, a plan). */
+  runnerState: unknown = null;
+  constructor(
+    readonly values: readonly TensorMeta[],
+    readonly inputs: readonly { value: number; source: Source }[],
+    readonly nodes: readonly GraphNode[],
+    readonly outputs: readonly number[],
+  ) {}
+
+  get opCount(): number { return this.nodes.length; }
+
+  run(inputs: readonly Tensor[]): Tensor[] {
+    if (runner) return runner.run(this, inputs);
+    return this.interpret(inputs);
+  }
+
+  /** Reference runner: the recorded ops, eagerly, one by one (also the oracle for the executor). */
+  interpret(inputs: readonly Tensor[]): Tensor[] {
+    return scope(() => {
+      const env = new Map<number, Tensor>();
+      this.inputs.forEach((inp, i) => env.set(inp.value, inputs[i]));
+      for (const n of this.nodes) {
+        const outs = runOpDef(n.def, n.inputs.map((x) => (x === null ? null : env.get(x)!)), n.attrs) as Tensor[];
+        n.outputs.forEach((o, i) => env.set(o, outs[i]));
+      }
+      return this.outputs.map((o) => env.get(o)!);
+    });
+  }
+
+  /** Readable listing for SOT_LOG_LEVEL and explain(). */
+  describe(): string {
+    const v = (i: number | null) => (i === null ? 'None' : `%${i}`);
+    const lines = this.inputs.map((inp) => `  %${inp.value} = input ${inp.source.key}`);
+    for (const n of this.nodes) lines.push(`  ${n.outputs.map(v).join(', ')} = ${n.def.name}(${n.inputs.map(v).join(', ')})`);
+    lines.push(`  return ${this.outputs.map(v).join(', ')}`);
+    return lines.join('\n');
+  }
+}
+
+export const opByName = (name: string): OpDef => getOp(name);

@@ -1,0 +1,54 @@
+// The catalogue of graph breaks and fallbacks. Every break the translator takes has a stable
+// code from this table; tests assert on codes, users read the meaning and the hint.
+// Codes never change meaning; retired codes stay reserved.
+
+export interface BreakKind {
+  readonly code: string;
+  readonly meaning: string;
+  readonly hint: string;
+  /** 'break': the graph is split and translation resumes after the step. 'fallback': the frame runs eagerly. */
+  readonly effect: 'break' | 'fallback';
+}
+
+const kinds = [
+  { code: 'SOT001', effect: 'break', meaning: 'branch on the value of a tensor', hint: 'compare shapes or Python values instead, or use paddle.where / paddle.static.nn.cond' },
+  { code: 'SOT002', effect: 'break', meaning: 'tensor converted to a Python value (.item(), .tolist(), int(t), float(t), bool(t))', hint: 'keep the value as a tensor; each distinct value also specialises the graph' },
+  { code: 'SOT003', effect: 'break', meaning: '.numpy() on a tensor', hint: 'move NumPy work outside the function passed to to_static' },
+  { code: 'SOT004', effect: 'break', meaning: 'print() of values', hint: 'printing runs eagerly between graphs; remove it from hot code' },
+  { code: 'SOT005', effect: 'break', meaning: 'call of a function the translator cannot see into (C function, builtin without a model)', hint: 'the call runs concretely; wrap pure tensor code in paddle APIs to keep it in the graph' },
+  { code: 'SOT006', effect: 'break', meaning: 'inlined call broke; the whole call runs concretely', hint: 'see the inner break reported after this one' },
+  { code: 'SOT007', effect: 'break', meaning: 'unsupported operation on a value (the step runs concretely)', hint: 'the value is opaque to the translator' },
+  { code: 'SOT008', effect: 'break', meaning: 'tensor shape used as a data-dependent value', hint: 'use paddle.shape(x) to keep the shape in the graph' },
+  { code: 'SOT009', effect: 'break', meaning: 'iteration over a tensor or an unknown iterator', hint: 'iterate over Python ranges or lists' },
+  { code: 'SOT010', effect: 'break', meaning: 'random Python API (random.*) is not captured', hint: 'use paddle random ops' },
+  { code: 'SOT011', effect: 'break', meaning: 'paddle API without a graph form', hint: 'the API runs eagerly' },
+  { code: 'SOT101', effect: 'fallback', meaning: 'code object uses an opcode Skiff does not simulate (try/with/yield/async/...)', hint: 'the function runs as plain Python; move tensor code into a helper function to capture it' },
+  { code: 'SOT102', effect: 'fallback', meaning: 'frame introspection (locals(), vars(), sys._getframe, exec, eval)', hint: 'the function runs as plain Python' },
+  { code: 'SOT103', effect: 'fallback', meaning: 'trace tree exceeded its node limit', hint: 'too many distinct paths; the function now runs as plain Python' },
+  { code: 'SOT104', effect: 'fallback', meaning: 'too many translations of one code object (a guard keeps failing)', hint: 'see the warning naming the guard; mark dynamic values as tensors' },
+  { code: 'SOT105', effect: 'fallback', meaning: 'internal translator error', hint: 'please report it with SOT_LOG_LEVEL=3 output; results are still correct (eager)' },
+  { code: 'SOT106', effect: 'fallback', meaning: 'generator or coroutine function', hint: 'generators run as plain Python' },
+] as const satisfies readonly BreakKind[];
+
+export type BreakCode = (typeof kinds)[number]['code'];
+export const BREAKS: ReadonlyMap<BreakCode, BreakKind> = new Map(kinds.map((k) => [k.code, k]));
+
+/** A break that happened: its code, where, and a short detail. */
+export interface BreakEvent {
+  readonly code: BreakCode;
+  readonly file: string;
+  readonly line: number;
+  readonly sourceLine?: string;
+  readonly detail: string;
+}
+
+/** Raised inside the translator to split the graph (or fall back) at the current instruction. */
+export class GraphBreak extends Error {
+  constructor(readonly code: BreakCode, readonly detail: string) {
+    super(`${code}: ${BREAKS.get(code)!.meaning}: ${detail}`);
+    this.name = 'GraphBreak';
+  }
+  get kind(): BreakKind { return BREAKS.get(this.code)!; }
+}
+
+export const breakKind = (code: BreakCode): BreakKind => BREAKS.get(code)!;

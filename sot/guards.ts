@@ -1,0 +1,110 @@
+// Guards, built only from sources. One named builder per guard kind. Guards whose source is
+// local (entry slots and items of structured slots) are checked in TypeScript; the rest
+// (globals, attributes of host objects) are grouped per tree node and checked by the host in
+// one call.
+import type { Tensor } from '../src/tensor/tensor.js';
+import { type Dim, dimStr, SymDim } from '../src/tensor/shape.js';
+import { isLocalSource, type Source } from './sources.js';
+import { type RtValue, sameConst, showValue } from './values.js';
+
+export type Guard =
+  | { readonly kind: 'kind'; readonly source: Source; readonly expect: RtValue['k'] }
+  | { readonly kind: 'const'; readonly source: Source; readonly expect: RtValue }
+  | { readonly kind: 'tensor'; readonly source: Source; readonly dtype: string; readonly shape: readonly Dim[]; readonly stopGradient: boolean }
+  | { readonly kind: 'length'; readonly source: Source; readonly expect: number }
+  | { readonly kind: 'identity'; readonly source: Source; readonly expect: number | object; readonly typeName: string };
+
+export const kindGuard = (source: Source, expect: RtValue['k']): Guard => ({ kind: 'kind', source, expect });
+export const constGuard = (source: Source, expect: RtValue): Guard => ({ kind: 'const', source, expect });
+export const tensorGuard = (source: Source, t: { dtype: string; shape: readonly Dim[]; stop_gradient: boolean }): Guard =>
+  ({ kind: 'tensor', source, dtype: t.dtype, shape: [...t.shape], stopGradient: t.stop_gradient });
+export const lengthGuard = (source: Source, expect: number): Guard => ({ kind: 'length', source, expect });
+export const identityGuard = (source: Source, expect: number | object, typeName: string): Guard => ({ kind: 'identity', source, expect, typeName });
+
+export function describeGuard(g: Guard): string {
+  const s = g.source.key;
+  switch (g.kind) {
+    case 'kind': return `type(${s}) is ${g.expect}`;
+    case 'const': return `${s} == ${showValue(g.expect)} (${g.expect.k})`;
+    case 'tensor': return `${s}: tensor ${g.dtype}[${g.shape.map(dimStr).join(', ')}] stop_gradient=${g.stopGradient}`;
+    case 'length': return `len(${s}) == ${g.expect}`;
+    case 'identity': return `id(${s}) is the ${g.typeName} seen at translation`;
+  }
+}
+
+const guardKey = (g: Guard): string => describeGuard(g);
+
+/** A deduplicated guard list in evaluation order (cheap kind checks first). */
+export class GuardSet {
+  readonly local: Guard[] = [];
+  readonly host: Guard[] = [];
+  private keys = new Set<string>();
+
+  add(g: Guard): void {
+    const k = guardKey(g);
+    if (this.keys.has(k)) return;
+    this.keys.add(k);
+    (isLocalSource(g.source) ? this.local : this.host).push(g);
+  }
+
+  get size(): number { return this.local.length + this.host.length; }
+  describe(): string[] { return [...this.local, ...this.host].map(describeGuard); }
+}
+
+/** Resolves a local source against entry slots; undefined when the structure does not match. */
+export function resolveLocal(s: Source, slots: readonly RtValue[]): RtValue | undefined {
+  switch (s.k) {
+    case 'slot': return slots[s.i];
+    case 'item': {
+      const base = resolveLocal(s.base, slots);
+      if (!base) return undefined;
+      if ((base.k === 'tuple' || base.k === 'list') && s.index.k === 'int') {
+        const i = Number(s.index.v);
+        return base.items[i < 0 ? base.items.length + i : i];
+      }
+      if (base.k === 'dict') {
+        const j = base.keys.findIndex((key) => sameConst(key, s.index));
+        return j < 0 ? undefined : base.values[j];
+      }
+      return undefined;
+    }
+    default: return undefined;
+  }
+}
+
+/**
+ * Checks a guard against a resolved value. Symbolic dims in a tensor guard accept any size but
+ * must be consistent: the same symbol binds the same size everywhere (bindings is shared
+ * across one node's guards).
+ */
+export function checkGuard(g: Guard, v: RtValue | undefined, bindings: Map<SymDim, number>): boolean {
+  if (v === undefined) return false;
+  switch (g.kind) {
+    case 'kind': return v.k === g.expect;
+    case 'const': return sameConst(v, g.expect);
+    case 'length': return (v.k === 'tuple' || v.k === 'list') ? v.items.length === g.expect : v.k === 'dict' ? v.keys.length === g.expect : false;
+    case 'identity': return v.k === 'obj' && v.ref.id === g.expect;
+    case 'tensor': {
+      if (v.k !== 'tensor') return false;
+      const t: Tensor = v.t;
+      if (t.dtype !== g.dtype || t.stop_gradient !== g.stopGradient || t.shape.length !== g.shape.length) return false;
+      for (let i = 0; i < g.shape.length; i++) {
+        const d = g.shape[i];
+        if (typeof d === 'number') { if (t.shape[i] !== d) return false; }
+        else {
+          const b = bindings.get(d);
+          if (b === undefined) bindings.set(d, t.shape[i]);
+          else if (b !== t.shape[i]) return false;
+        }
+      }
+      return true;
+    }
+  }
+}
+
+/** First failing local guard, or null. */
+export function firstFailingLocal(set: GuardSet, slots: readonly RtValue[]): Guard | null {
+  const bindings = new Map<SymDim, number>();
+  for (const g of set.local) if (!checkGuard(g, resolveLocal(g.source, slots), bindings)) return g;
+  return null;
+}

@@ -1,0 +1,138 @@
+// The trace tree: a function's cache. A node holds guards on its entry values, one compiled
+// graph, the side effects to replay, and its exit: either a return, or one concrete step whose
+// result selects (by guards) the child node that continues. Later calls walk the tree; a guard
+// miss translates a new child from that point with the real state in hand.
+import type { Tensor } from '../src/tensor/tensor.js';
+import type { CompiledGraph } from './function_graph.js';
+import { firstFailingLocal, type Guard, GuardSet, describeGuard } from './guards.js';
+import type { ConcreteStep, Host } from './host.js';
+import { resolveLocal } from './guards.js';
+import type { Source } from './sources.js';
+import type { RtValue } from './values.js';
+import type { BreakEvent } from './graph_breaks.js';
+
+/** How an exit value is rebuilt at run time from the node's entry, graph outputs and step results. */
+export type Template =
+  | { readonly k: 'local'; readonly source: Source }
+  | { readonly k: 'gout'; readonly i: number }
+  | { readonly k: 'const'; readonly v: RtValue }
+  | { readonly k: 'tuple'; readonly items: readonly Template[] }
+  | { readonly k: 'list'; readonly items: readonly Template[] }
+  | { readonly k: 'dict'; readonly keys: readonly Template[]; readonly values: readonly Template[] }
+  | { readonly k: 'result'; readonly i: number };
+
+export interface Effect { readonly step: ConcreteStep; readonly operands: readonly Template[] }
+
+export type Exit =
+  | { readonly k: 'return'; readonly value: Template }
+  | {
+      readonly k: 'step';
+      readonly step: ConcreteStep;
+      readonly operands: readonly Template[];
+      /** Entry slots of the child, rebuilt after the step. */
+      readonly resume: readonly Template[];
+      /** Language-specific frame layout the translator needs to continue from the child's slots. */
+      readonly layout: unknown;
+      readonly event: BreakEvent;
+    };
+
+export class TreeNode {
+  readonly children: TreeNode[] = [];
+  hits = 0;
+  constructor(
+    readonly guards: GuardSet,
+    /** Graph inputs: templates over the entry (tensors) or constant tensors (parameters). */
+    readonly graph: CompiledGraph | null,
+    readonly graphInputs: readonly Template[],
+    readonly effects: readonly Effect[],
+    readonly exit: Exit,
+    /** A host-side check for guards that need host lookups; returns true when they hold. */
+    readonly hostCheck: ((entry: readonly RtValue[]) => boolean) | null,
+  ) {}
+
+  /** First failing guard for this entry, or null if every guard holds. */
+  failing(entry: readonly RtValue[]): Guard | 'host' | null {
+    const g = firstFailingLocal(this.guards, entry);
+    if (g) return g;
+    if (this.hostCheck && !this.hostCheck(entry)) return 'host';
+    return null;
+  }
+
+  size(): number { return 1 + this.children.reduce((a, c) => a + c.size(), 0); }
+  describeGuards(): string[] { return this.guards.describe(); }
+}
+
+export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: readonly Tensor[], results: readonly RtValue[]): RtValue {
+  switch (t.k) {
+    case 'local': {
+      const v = resolveLocal(t.source, entry);
+      if (v === undefined) throw new Error(`trace tree: ${t.source.key} is not in the entry`);
+      return v;
+    }
+    case 'gout': return { k: 'tensor', t: gouts[t.i] };
+    case 'const': return t.v;
+    case 'tuple': return { k: 'tuple', items: t.items.map((x) => evalTemplate(x, entry, gouts, results)) };
+    case 'list': return { k: 'list', items: t.items.map((x) => evalTemplate(x, entry, gouts, results)) };
+    case 'dict': return {
+      k: 'dict',
+      keys: t.keys.map((x) => evalTemplate(x, entry, gouts, results)),
+      values: t.values.map((x) => evalTemplate(x, entry, gouts, results)),
+    };
+    case 'result': return results[t.i];
+  }
+}
+
+/** Builds the node for a guard miss: the frontend's translator, run with the real entry in hand. */
+export type Translate = (parent: TreeNode | null, entry: readonly RtValue[]) => TreeNode;
+
+export interface WalkStats { graphsRun: number; stepsRun: number; translations: number }
+
+/**
+ * Runs one call through the tree. `roots` are the entry nodes (one per distinct entry guard set).
+ * Returns the function's result.
+ */
+export function walk(
+  roots: TreeNode[], entry: readonly RtValue[], host: Host, translate: Translate, stats: WalkStats,
+  onMiss?: (node: TreeNode | null, failed: (Guard | 'host')[]) => void,
+): RtValue {
+  let node = pick(roots, entry, onMiss, null);
+  if (!node) { node = translate(null, entry); roots.push(node); stats.translations++; }
+  for (;;) {
+    node.hits++;
+    const gouts = node.graph ? runGraph(node, entry) : [];
+    if (node.graph) stats.graphsRun++;
+    for (const e of node.effects) host.concrete(e.step, e.operands.map((o) => evalTemplate(o, entry, gouts, [])));
+    const exit = node.exit;
+    if (exit.k === 'return') return evalTemplate(exit.value, entry, gouts, []);
+    const operands = exit.operands.map((o) => evalTemplate(o, entry, gouts, []));
+    const results = host.concrete(exit.step, operands);
+    stats.stepsRun++;
+    const next = exit.resume.map((t) => evalTemplate(t, entry, gouts, results));
+    let child = pick(node.children, next, onMiss, node);
+    if (!child) { child = translate(node, next); node.children.push(child); stats.translations++; }
+    node = child;
+    entry = next;
+  }
+}
+
+function runGraph(node: TreeNode, entry: readonly RtValue[]): Tensor[] {
+  const inputs = node.graphInputs.map((t) => {
+    const v = evalTemplate(t, entry, [], []);
+    if (v.k !== 'tensor') throw new Error(`trace tree: graph input is a ${v.k}, expected a tensor`);
+    return v.t;
+  });
+  return node.graph!.run(inputs);
+}
+
+function pick(nodes: readonly TreeNode[], entry: readonly RtValue[], onMiss: ((n: TreeNode | null, f: (Guard | 'host')[]) => void) | undefined, parent: TreeNode | null): TreeNode | null {
+  const failed: (Guard | 'host')[] = [];
+  for (const n of nodes) {
+    const f = n.failing(entry);
+    if (f === null) return n;
+    failed.push(f);
+  }
+  if (onMiss && nodes.length) onMiss(parent, failed);
+  return null;
+}
+
+export const describeFailure = (f: Guard | 'host'): string => (f === 'host' ? 'a host guard (global or attribute)' : describeGuard(f));

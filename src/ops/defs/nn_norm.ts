@@ -1,0 +1,141 @@
+// softmax, log_softmax, layer_norm, batch_norm. Native: native/kernels/nn_norm.cc.
+import { isFloating, toDType } from '../../tensor/dtype.js';
+import { type Dim, dimMul, normAxis, ShapeError, shapeStr } from '../../tensor/shape.js';
+import { callOp } from '../api.js';
+import { registerOp } from '../registry.js';
+import type { Attrs, OpDef, TensorMeta } from '../types.js';
+import { bindArgs } from './nn_util.js';
+
+function softmaxLike(name: string): OpDef {
+  return registerOp({
+    name,
+    inputs: [{ name: 'x' }],
+    attrs: [{ name: 'axis', type: 'int', default: -1 }, { name: 'dtype', type: 'dtype', default: null }],
+    outputs: ['out'],
+    infer: (ins, a) => {
+      const x = ins[0];
+      if (!isFloating(x.dtype)) throw new TypeError(`${name}: expected a floating-point input, got ${x.dtype}`);
+      normAxis(a.axis as number, x.shape.length, name);
+      // dtype=... casts x first (Paddle's F.softmax(x, axis, dtype)); the kernel converts on the fly.
+      const dt = a.dtype === null ? x.dtype : toDType(a.dtype as string);
+      if (!isFloating(dt)) throw new TypeError(`${name}: dtype must be a floating type, got ${dt}`);
+      return [{ dtype: dt, shape: x.shape }];
+    },
+    encode: (a, ins) => [normAxis(a.axis as number, ins[0].shape.length, name)],
+    api: { names: [`nn.functional.${name}`] },
+  });
+}
+
+/** F.softmax(x, axis=-1, dtype=None): exp(x - max) / sum, along axis. */
+export const softmax = softmaxLike('softmax');
+/** F.log_softmax(x, axis=-1, dtype=None): x - max - log(sum(exp(x - max))), along axis. */
+export const log_softmax = softmaxLike('log_softmax');
+
+const staticNumel = (s: readonly Dim[]): number | null => (s.every((d) => typeof d === 'number') ? (s as number[]).reduce((p, d) => p * d, 1) : null);
+
+/**
+ * Paddle's layer_norm op: normalises over dims [begin_norm_axis, rank) with the biased variance;
+ * scale and bias hold prod(those dims) elements. Outputs out, mean and variance ([prod of the
+ * leading dims]; float32 for half inputs). The public F.layer_norm(x, normalized_shape, weight,
+ * bias, epsilon) is `layer_norm_api` below (its argument order is not inputs-then-attributes).
+ */
+export const layer_norm = registerOp({
+  name: 'layer_norm',
+  inputs: [{ name: 'x' }, { name: 'scale', optional: true }, { name: 'bias', optional: true }],
+  attrs: [{ name: 'epsilon', type: 'float', default: 1e-5 }, { name: 'begin_norm_axis', type: 'int', default: 1 }],
+  outputs: ['out', 'mean', 'variance'],
+  infer: (ins: readonly (TensorMeta | null)[], a) => {
+    const x = ins[0]!;
+    const begin = a.begin_norm_axis as number, rank = x.shape.length;
+    if (!isFloating(x.dtype)) throw new TypeError(`layer_norm: expected a floating-point input, got ${x.dtype}`);
+    if (!Number.isInteger(begin) || begin < 0 || begin >= Math.max(rank, 1) || rank === 0)
+      throw new RangeError(`layer_norm: begin_norm_axis ${begin} is out of range for input of shape ${shapeStr(x.shape)}`);
+    const right = staticNumel(x.shape.slice(begin));
+    for (const [i, what] of [[1, 'weight'], [2, 'bias']] as const) {
+      const p = ins[i];
+      if (!p) continue;
+      if (p.dtype !== x.dtype) throw new TypeError(`layer_norm: ${what} dtype ${p.dtype} differs from input dtype ${x.dtype}`);
+      const n = staticNumel(p.shape);
+      if (right !== null && n !== null && n !== right)
+        throw new ShapeError(`layer_norm: ${what} of shape ${shapeStr(p.shape)} does not match normalized shape ${shapeStr(x.shape.slice(begin))}`);
+    }
+    const left = x.shape.slice(0, begin).reduce<Dim>(dimMul, 1);
+    const statDt = x.dtype === 'float64' ? 'float64' : 'float32';
+    return [{ dtype: x.dtype, shape: x.shape }, { dtype: statDt, shape: [left] }, { dtype: statDt, shape: [left] }];
+  },
+  /** [epsilon, begin_norm_axis, hasScale, hasBias] */
+  encode: (a, ins) => [a.epsilon as number, a.begin_norm_axis as number, ins[1] ? 1 : 0, ins[2] ? 1 : 0],
+  api: { names: [] },
+});
+
+/**
+ * F.layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05).
+ * @example const y = F.layer_norm(x, [x.shape[x.ndim - 1]], w, b);
+ */
+export function layer_norm_api(...args: unknown[]): unknown {
+  const p = bindArgs('layer_norm', ['x', 'normalized_shape', 'weight', 'bias', 'epsilon'], args);
+  const x = p.x as TensorMeta;
+  if (!x || typeof x !== 'object' || !('shape' in x)) throw new TypeError('layer_norm() missing required argument \'x\' (a Tensor)');
+  const ns = typeof p.normalized_shape === 'number' ? [p.normalized_shape] : (p.normalized_shape as number[] | undefined);
+  if (!Array.isArray(ns) || ns.length === 0 || !ns.every((d) => Number.isInteger(d))) throw new TypeError(`layer_norm: normalized_shape must be an int or a non-empty list of ints, got ${JSON.stringify(p.normalized_shape)}`);
+  const tail = x.shape.slice(x.shape.length - ns.length);
+  if (ns.length > x.shape.length || tail.some((d, i) => typeof d === 'number' && d !== ns[i]))
+    throw new ShapeError(`layer_norm: Given normalized_shape is ${JSON.stringify(ns)}, expected input with shape [*, ${ns.join(', ')}], but got input shape ${shapeStr(x.shape)}`);
+  const outs = callOp(layer_norm, [x, p.weight ?? null, p.bias ?? null, { epsilon: p.epsilon ?? 1e-5, begin_norm_axis: x.shape.length - ns.length }]);
+  return (outs as unknown[])[0];
+}
+
+const BN_FORMATS = ['NC', 'NCL', 'NCHW', 'NCDHW', 'NLC', 'NHWC', 'NDHWC'];
+
+function bnChannelAxis(a: Attrs, rank: number): number {
+  const f = a.data_format as string;
+  if (!BN_FORMATS.includes(f)) throw new RangeError(`batch_norm: data_format must be one of ${BN_FORMATS.join(', ')}, got ${JSON.stringify(f)}`);
+  return f[1] === 'C' ? 1 : rank - 1;  // Paddle: data_format[1] == 'C' means channels first
+}
+
+/** Normalise with running statistics, or with the batch's when use_global_stats resolves to false. */
+const useGlobal = (a: Attrs): boolean => (a.use_global_stats === null ? !a.training : Boolean(a.use_global_stats));
+
+/**
+ * F.batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
+ * momentum=0.9, epsilon=1e-05, data_format='NCHW', use_global_stats=None).
+ *
+ * Training (use_global_stats resolving to false) normalises with the batch mean and biased
+ * variance. The running statistics are not written in place: the op's outputs 1 and 2
+ * (mean_out, variance_out = momentum * running + (1 - momentum) * batch, as Paddle computes
+ * them) carry the updated values for nn.BatchNorm / functionalization to store; the public
+ * function returns output 0 only.
+ */
+export const batch_norm = registerOp({
+  name: 'batch_norm',
+  inputs: [{ name: 'x' }, { name: 'running_mean' }, { name: 'running_var' }, { name: 'weight', optional: true }, { name: 'bias', optional: true }],
+  attrs: [{ name: 'training', type: 'bool', default: false }, { name: 'momentum', type: 'float', default: 0.9 },
+    { name: 'epsilon', type: 'float', default: 1e-5 }, { name: 'data_format', type: 'str', default: 'NCHW' },
+    { name: 'use_global_stats', type: 'bool', default: null }],
+  outputs: ['out', 'mean_out', 'variance_out'],
+  infer: (ins: readonly (TensorMeta | null)[], a) => {
+    const x = ins[0]!;
+    const rank = x.shape.length;
+    if (rank < 2 || rank > 5) throw new ShapeError(`batch_norm: input must have rank 2 to 5, got shape ${shapeStr(x.shape)}`);
+    if (!isFloating(x.dtype)) throw new TypeError(`batch_norm: expected a floating-point input, got ${x.dtype}`);
+    const c = x.shape[bnChannelAxis(a, rank)];
+    const names = ['', 'running_mean', 'running_var', 'weight', 'bias'];
+    for (let i = 1; i < 5; i++) {
+      const p = ins[i];
+      if (!p) continue;
+      if (p.shape.length !== 1 || (typeof c === 'number' && typeof p.shape[0] === 'number' && p.shape[0] !== c))
+        throw new ShapeError(`batch_norm: ${names[i]} must have shape [${c}] (the channels of x ${shapeStr(x.shape)}), got ${shapeStr(p.shape)}`);
+      if (p.dtype !== x.dtype) throw new TypeError(`batch_norm: ${names[i]} dtype ${p.dtype} differs from input dtype ${x.dtype}`);
+    }
+    const stat = { dtype: x.dtype, shape: [c] };
+    return [{ dtype: x.dtype, shape: x.shape }, stat, stat];
+  },
+  /** [momentum, epsilon, channelAxis, useGlobalStats, hasWeight, hasBias] */
+  encode: (a, ins) => [a.momentum as number, a.epsilon as number, bnChannelAxis(a, ins[0].shape.length), useGlobal(a) ? 1 : 0, ins[3] ? 1 : 0, ins[4] ? 1 : 0],
+  api: { names: ['nn.functional.batch_norm'], returnOutput: 0 },
+});
+
+/** Public functions whose binding is written by hand, by dotted path below `paddle`. */
+export const normPublic: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
+  'nn.functional.layer_norm': layer_norm_api,
+};

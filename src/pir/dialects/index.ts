@@ -1,0 +1,3 @@
+// Registers the dialects Skiff ships (importing this module is enough).
+export * from './builtin.js';
+export * from './pd_op.js';
