@@ -31,18 +31,20 @@ function tensor(shape: number[], seed: number, dtype: DType = 'float32', scale =
   return new Tensor(native.fromBytes(DTYPE_CODE[dtype], shape, encodeValues(data, dtype)), dtype, shape);
 }
 
-/** Median microseconds per call of fn. */
-function time(fn: () => void): number {
-  for (let i = 0; i < 50; i++) fn();
-  const samples: number[] = [];
+/** Median microseconds per call of each fn; samples alternate between them so drift hits both alike. */
+function timeBoth(fns: readonly (() => void)[]): number[] {
+  for (const fn of fns) { const t0 = performance.now(); while (performance.now() - t0 < 4 * MIN_MS) fn(); }
+  const samples: number[][] = fns.map(() => []);
   for (let s = 0; s < SAMPLES; s++) {
-    let n = 0;
-    const t0 = performance.now();
-    let t = t0;
-    while (t - t0 < MIN_MS) { for (let i = 0; i < 20; i++) fn(); n += 20; t = performance.now(); }
-    samples.push(((t - t0) * 1000) / n);
+    fns.forEach((fn, k) => {
+      let n = 0;
+      const t0 = performance.now();
+      let t = t0;
+      while (t - t0 < MIN_MS) { for (let i = 0; i < 20; i++) fn(); n += 20; t = performance.now(); }
+      samples[k].push(((t - t0) * 1000) / n);
+    });
   }
-  return median(samples);
+  return samples.map(median);
 }
 
 /** Eager op-by-op runner for a graph: runOpDef per node, intermediates disposed at last use. */
@@ -144,8 +146,10 @@ function speed(c: Case): (string | number)[] {
   let diff = 0;
   for (let i = 0; i < da.length; i++) diff = Math.max(diff, Math.abs(da[i] - de[i]));
   a.dispose(); e.dispose();
-  const te = time(() => { for (const t of eager(c.inputs)) t.dispose(); });
-  const tx = time(() => { for (const t of exe.run(c.inputs)) t.dispose(); });
+  const [te, tx] = timeBoth([
+    () => { for (const t of eager(c.inputs)) t.dispose(); },
+    () => { for (const t of exe.run(c.inputs)) t.dispose(); },
+  ]);
   const n = c.g.nodes.length;
   exe.dispose();
   return [c.name, n, te, tx, te / n, tx / n, te / tx, diff.toExponential(1)];
@@ -185,9 +189,9 @@ const missing = ['multiply', 'relu', 'matmul', 'conv2d'].filter((o) => !hasOp(o)
 
 const body = `Eager = the same graph op by op through \`runOpDef\` (the cheapest eager path), each intermediate
 disposed at its last use. Executor = \`compile(graph).run(inputs)\`: one native call per run, plan cached.
-Median µs per whole-graph call over ${SAMPLES} samples of >= ${MIN_MS} ms; ${threads} native threads.
+Median µs per whole-graph call over ${SAMPLES} samples of >= ${MIN_MS} ms (eager and executor samples interleaved,\nafter a warm-up); ${threads} native threads.
 ${missing.length ? `Ops not in the registry at measurement time (graphs use what exists): ${missing.join(', ')}.\n` : ''}
-${table(['graph', 'ops', 'eager µs', 'executor µs', 'eager µs/op', 'executor µs/op', 'speedup', 'max |diff|'], speedRows)}
+${table(['graph', 'ops', 'eager µs', 'executor µs', 'eager µs/op', 'executor µs/op', 'speedup', 'max abs diff vs eager'], speedRows)}
 
 Peak memory of ${lenet.name}: plan storage is what the runner allocates for intermediates and
 outputs (its own high-water mark); "global peak" is the native allocator's peak above the live

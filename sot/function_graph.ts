@@ -94,6 +94,8 @@ export function setGraphRunner(r: GraphRunner | null): void { runner = r; }
 export class CompiledGraph {
   /** Per-runner cache (a lowered program, a plan). */
   runnerState: unknown = null;
+  /** Graphs below MIN_GRAPH_SIZE run op by op (Paddle's rule: compiling tiny graphs does not pay). */
+  opByOp = false;
   constructor(
     readonly values: readonly TensorMeta[],
     readonly inputs: readonly { value: number; source: Source }[],
@@ -104,7 +106,7 @@ export class CompiledGraph {
   get opCount(): number { return this.nodes.length; }
 
   run(inputs: readonly Tensor[]): Tensor[] {
-    if (runner) return runner.run(this, inputs);
+    if (runner && !this.opByOp) return runner.run(this, inputs);
     return this.interpret(inputs);
   }
 

@@ -16,6 +16,8 @@ export interface Host {
    * concrete steps of the trace tree.
    */
   concrete(step: ConcreteStep, operands: readonly RtValue[]): RtValue[];
+  /** The current contents of a mutable container value (re-read from the real object). */
+  refresh(v: RtValue): RtValue;
   /** Keeps objects a trace-tree node refers to alive until unpinned. */
   pin(ref: HostRef): void;
   unpin(ref: HostRef): void;

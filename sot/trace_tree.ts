@@ -19,7 +19,9 @@ export type Template =
   | { readonly k: 'tuple'; readonly items: readonly Template[] }
   | { readonly k: 'list'; readonly items: readonly Template[] }
   | { readonly k: 'dict'; readonly keys: readonly Template[]; readonly values: readonly Template[] }
-  | { readonly k: 'result'; readonly i: number };
+  | { readonly k: 'result'; readonly i: number }
+  /** A mutable host container re-read after a step (its contents may have changed). */
+  | { readonly k: 'fresh'; readonly inner: Template };
 
 export interface Effect { readonly step: ConcreteStep; readonly operands: readonly Template[] }
 
@@ -62,7 +64,7 @@ export class TreeNode {
   describeGuards(): string[] { return this.guards.describe(); }
 }
 
-export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: readonly Tensor[], results: readonly RtValue[]): RtValue {
+export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: readonly Tensor[], results: readonly RtValue[], host?: Host): RtValue {
   switch (t.k) {
     case 'local': {
       const v = resolveLocal(t.source, entry);
@@ -71,14 +73,18 @@ export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: read
     }
     case 'gout': return { k: 'tensor', t: gouts[t.i] };
     case 'const': return t.v;
-    case 'tuple': return { k: 'tuple', items: t.items.map((x) => evalTemplate(x, entry, gouts, results)) };
-    case 'list': return { k: 'list', items: t.items.map((x) => evalTemplate(x, entry, gouts, results)) };
+    case 'tuple': return { k: 'tuple', items: t.items.map((x) => evalTemplate(x, entry, gouts, results, host)) };
+    case 'list': return { k: 'list', items: t.items.map((x) => evalTemplate(x, entry, gouts, results, host)) };
     case 'dict': return {
       k: 'dict',
-      keys: t.keys.map((x) => evalTemplate(x, entry, gouts, results)),
-      values: t.values.map((x) => evalTemplate(x, entry, gouts, results)),
+      keys: t.keys.map((x) => evalTemplate(x, entry, gouts, results, host)),
+      values: t.values.map((x) => evalTemplate(x, entry, gouts, results, host)),
     };
     case 'result': return results[t.i];
+    case 'fresh': {
+      const v = evalTemplate(t.inner, entry, gouts, results, host);
+      return host ? host.refresh(v) : v;
+    }
   }
 }
 
@@ -107,7 +113,7 @@ export function walk(
     const operands = exit.operands.map((o) => evalTemplate(o, entry, gouts, []));
     const results = host.concrete(exit.step, operands);
     stats.stepsRun++;
-    const next = exit.resume.map((t) => evalTemplate(t, entry, gouts, results));
+    const next = exit.resume.map((t) => evalTemplate(t, entry, gouts, results, host));
     let child = pick(node.children, next, onMiss, node);
     if (!child) { child = translate(node, next); node.children.push(child); stats.translations++; }
     node = child;

@@ -23,6 +23,7 @@ from ._format import set_printoptions  # noqa: F401
 from . import _ops
 from . import framework, device  # noqa: F401
 from . import nn  # noqa: F401
+from . import jit  # noqa: F401
 from .nn.layer.layers import Parameter  # noqa: F401
 
 def disable_static(place=None):

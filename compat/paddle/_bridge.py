@@ -10,7 +10,7 @@ import _skiff_bridge as _js
 optable = _js.optable
 un = _js.un          # un(op, h)                     unary op, default attributes
 bin = _js.bin        # bin(op, ha, hb)               binary op on two tensors
-bins = _js.bins      # bins(op, h, value, kind)      tensor with a Python scalar
+bins = _js.bins      # bins(op * 8 + kind, h, value)  tensor with a Python scalar
 call = _js.call      # call(op, tags, *values)       any op, tagged arguments
 meta = _js.meta      # meta(h) -> 'dtype;d0,d1;sg'
 raw = _js.raw        # raw(h) -> bytes of the elements (a JS Uint8Array)
@@ -25,6 +25,7 @@ last_error = _js.last_error
 live_handles = _js.live_handles
 live_tensors = _js.live_tensors
 proxy_balance = _js.proxy_balance
+clear_caches = _js.clear_caches
 
 _pending = []
 _BATCH = 64

@@ -47,8 +47,15 @@ class Tensor:
             t = to_tensor(data, dtype=dtype, stop_gradient=stop_gradient)
             self._h, t._h = t._h, 0
 
-    def __del__(self):
-        _release(self._h)
+    def __del__(self, _pending=_bridge._pending, _flush=_bridge.flush_frees, _free=_bridge.free):
+        # inlined _bridge.release: this runs once per dropped tensor
+        h = self._h
+        if h > 0:
+            _pending.append(h)
+            if len(_pending) >= 64:
+                _flush()
+        elif h:
+            _free(h)
 
     # --- metadata -------------------------------------------------------------------------
     def _load(self):
@@ -338,16 +345,14 @@ def _binary_ids(names):
 
 def _make_binary(dunder, names, reflected, true_div=False):
     t_op, s_op, s_attr = _binary_ids(names)
-    rev = REVERSED if reflected else 0
+    s_code = s_op * 8 + (REVERSED if reflected else 0)   # bins packs op id and operand kind
+    new, T = _new, Tensor
 
     def op(self, y):
-        if true_div and self.dtype.kind != 'f':
-            self = _cast(self, 'float32')
-        if isinstance(y, Tensor):
+        # the hot path of eager Python: one crossing, then a bare Tensor around the handle
+        if isinstance(y, T):
             if t_op < 0:
                 return NotImplemented
-            if true_div and y.dtype.kind != 'f':
-                y = _cast(y, 'float32')
             r = _bin(t_op, y._h, self._h) if reflected else _bin(t_op, self._h, y._h)
         else:
             t = type(y)
@@ -366,13 +371,25 @@ def _make_binary(dunder, names, reflected, true_div=False):
                     return NotImplemented
                 r = _call(s_op, 'tf', self._h, float(y))
             else:
-                r = _bins(s_op, self._h, y, kind | rev)
+                r = _bins(s_code | kind, self._h, y)
         if type(r) is int and r:
-            t = _new(Tensor)
-            t._h = r
-            t._m = None
-            return t
+            out = new(T)
+            out._h = r
+            out._m = None
+            return out
         return _result(r)
+
+    if true_div:
+        # Paddle's `/` is true division: integer and bool operands become float32 first
+        def div(self, y):
+            if self.dtype.kind != 'f':
+                self = _cast(self, 'float32')
+            if isinstance(y, T) and y.dtype.kind != 'f':
+                y = _cast(y, 'float32')
+            return op(self, y)
+        div.__name__ = dunder
+        div.__qualname__ = 'Tensor.' + dunder
+        return div
     op.__name__ = dunder
     op.__qualname__ = 'Tensor.' + dunder
     return op
@@ -387,9 +404,6 @@ _BINARY = [
     ('mod', ('remainder', 'mod', 'floor_mod'), False),
     ('pow', ('elementwise_pow', 'pow'), False),
     ('matmul', ('matmul',), False),
-    ('and', ('bitwise_and', 'logical_and'), False),
-    ('or', ('bitwise_or', 'logical_or'), False),
-    ('xor', ('bitwise_xor', 'logical_xor'), False),
 ]
 for _name, _ops_names, _tdiv in _BINARY:
     setattr(Tensor, '__%s__' % _name, _make_binary('__%s__' % _name, _ops_names, False, _tdiv))
@@ -416,8 +430,41 @@ def _make_unary(dunder, names, fallback=None):
 
 Tensor.__neg__ = _make_unary('unary -', ('neg', 'negative'), lambda x: x * -1 if x.dtype.kind != 'b' else _no_neg())
 Tensor.__abs__ = _make_unary('abs()', ('abs',))
-Tensor.__invert__ = _make_unary('~', ('bitwise_not', 'logical_not'))
 Tensor.__pos__ = lambda self: self
+
+
+def _make_bitwise(dunder, bitwise, logical, reflected):
+    """& | ^ ~: the bitwise op when registered; otherwise the logical one, for bool tensors only
+    (it would give wrong answers on integers)."""
+    b_op = _make_binary(dunder, (bitwise,), reflected) if _table.op_id(bitwise) >= 0 else None
+    l_op = _make_binary(dunder, (logical,), reflected) if logical and _table.op_id(logical) >= 0 else None
+
+    def op(self, y):
+        if b_op is not None:
+            return b_op(self, y)
+        if l_op is not None and self.dtype.kind == 'b' and (type(y) is bool or (isinstance(y, Tensor) and y.dtype.kind == 'b')):
+            return l_op(self, y)
+        if not isinstance(y, (Tensor, bool, int)):
+            return NotImplemented
+        raise TypeError("%s on %s tensors needs the op '%s', which Skiff's registry does not have yet" % (dunder, self.dtype.name, bitwise))
+    op.__name__ = dunder
+    return op
+
+
+for _name, _logical in (('and', 'logical_and'), ('or', 'logical_or'), ('xor', 'logical_xor')):
+    setattr(Tensor, '__%s__' % _name, _make_bitwise('__%s__' % _name, 'bitwise_' + _name, _logical, False))
+    setattr(Tensor, '__r%s__' % _name, _make_bitwise('__r%s__' % _name, 'bitwise_' + _name, _logical, True))
+
+
+def _invert(self):
+    if _table.op_id('bitwise_not') >= 0:
+        return _result(_un(_table.op_id('bitwise_not'), self._h))
+    if self.dtype.kind == 'b' and _table.op_id('logical_not') >= 0:
+        return _result(_un(_table.op_id('logical_not'), self._h))
+    raise TypeError("~ on %s tensors needs the op 'bitwise_not', which Skiff's registry does not have yet" % self.dtype.name)
+
+
+Tensor.__invert__ = _invert
 
 
 def _no_neg():

@@ -3,6 +3,7 @@
 //   skiff run -c "code" [args...]     run a program passed as a string
 //   skiff python                      interactive Python with `paddle` importable
 // --python 3.12|3.13|3.14 (or SKIFF_PYTHON) picks the interpreter; default 3.13.
+import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { loadPython } from '../python/host.js';
 import { PYTHON_VERSIONS } from '../python/versions.js';
@@ -61,5 +62,5 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   }
 }
 
-const entry = process.argv[1] ?? '';
-if (/(?:^|[\\/])(?:main\.ts|cli\.js|skiff(?:\.js)?)$/.test(entry)) void main();
+// Run when executed directly (tsx frontend/cli/main.ts, node dist/cli.js); bin/skiff.js calls main().
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

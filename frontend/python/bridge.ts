@@ -2,18 +2,21 @@
 // with numbers and strings only. Ops run through the registry (callOp / runOpDef), so results
 // are those of the TS API. Errors never cross as exceptions: a call returns 0 and Python asks
 // for `last_error()` and raises the matching Python type (see errors.ts).
+//
+// Tensors made here are `untracked`: Python owns them through the handle table and frees them
+// deterministically, so they skip the GC backstop; temporaries (scalar operands, promotion
+// casts) are disposed before returning.
 import { callOp } from '../../src/ops/api.js';
 import { allOps, getOp, hasOp } from '../../src/ops/index.js';
 import { resolveAttrs, runOp, runOpDef } from '../../src/ops/dispatch.js';
 import { scalarTensor } from '../../src/ops/scalar.js';
+import { seed as generatorSeed } from '../../src/ops/defs/random.js';
 import type { Attrs, OpDef } from '../../src/ops/types.js';
 import { paddle } from '../../src/paddle.js';
-import { seed as generatorSeed } from '../../src/ops/defs/random.js';
-import { DTYPE_CODE, type DType, promoteTypes, promoteWithScalar, toDType } from '../../src/tensor/dtype.js';
-import { decode } from '../../src/tensor/tensor.js';
-import { memoryStats, scope, Tensor } from '../../src/tensor/tensor.js';
 import { native } from '../../src/native.js';
 import { to_tensor } from '../../src/tensor/creation.js';
+import { DTYPE_CODE, type DType, promoteTypes, promoteWithScalar, toDType } from '../../src/tensor/dtype.js';
+import { decode, memoryStats, scope, Tensor, untracked } from '../../src/tensor/tensor.js';
 import { pyErrorOf } from './errors.js';
 import { HandleTable } from './handles.js';
 import { opTableJson } from './optable.js';
@@ -24,9 +27,17 @@ interface PyBufferSource { getBuffer(type?: string): { data: ArrayBufferView; re
 type ScalarKind = 'int' | 'float' | 'bool';
 const KINDS: readonly ScalarKind[] = ['int', 'float', 'bool'];
 const REVERSED = 4;
+const MAX_CONSTANTS = 512;
 
-/** Counters a test reads to prove proxies and handles return to baseline. */
-export const bridgeStats = { proxiesTaken: 0, proxiesReleased: 0, calls: 0 };
+/** Counters a test reads to prove proxies return to baseline. */
+export const bridgeStats = { proxiesTaken: 0, proxiesReleased: 0 };
+
+/** A Python scalar with its type: JS numbers cannot tell 2 from 2.0, Python can. */
+class PyScalar {
+  constructor(readonly value: number | boolean, readonly kind: ScalarKind) {}
+}
+
+interface Reader { tags: string; vals: unknown[]; ti: number; vi: number; handles: number[] }
 
 export class Bridge {
   readonly handles = new HandleTable();
@@ -34,6 +45,8 @@ export class Bridge {
   /** Attributes resolved to their defaults, per op id; null when the op has a required attribute. */
   private defaultAttrs: (Attrs | null | undefined)[] = [];
   private lastError: unknown = null;
+  private constants = new Map<DType, Map<number | boolean, Tensor>>();
+  private constantCount = 0;
 
   /** The op table as JSON; fixes op ids for this process. */
   readonly optable = (): string => {
@@ -63,20 +76,29 @@ export class Bridge {
     return 0;
   }
 
+  /** Handle for one result: a new slot, or a shared one when the op returned an input. */
+  private one(t: Tensor, inputs: readonly number[]): number {
+    for (const h of inputs) if (this.handles.get(h) === t) return this.handles.share(h);
+    return this.handles.add(t);
+  }
+
   /** Registers outputs; one handle as a number, several as 'h1,h2'. */
-  private ret(out: unknown): number | string {
-    if (out instanceof Tensor) return this.handles.add(out);
-    if (Array.isArray(out)) return out.map((t) => this.handles.add(t as Tensor)).join(',');
+  private ret(out: unknown, inputs: readonly number[]): number | string {
+    if (out instanceof Tensor) return this.one(out, inputs);
+    if (Array.isArray(out)) return out.map((t) => this.one(t as Tensor, inputs)).join(',');
     throw new Error(`skiff bridge: op returned ${typeof out}, expected tensors`);
   }
 
   /** Unary op with default attributes: x.relu(), -x, abs(x). */
   readonly un = (op: number, h: number): number | string => {
     try {
-      const a = this.attrs0(op);
       const def = this.def(op);
-      if (a === null || def.outputs.length !== 1 || def.inputs.length !== 1) return this.ret(scope(() => callOp(def, [this.handles.get(h)])));
-      return this.ret(runOpDef(def, [this.handles.get(h)], a)[0]);
+      const x = this.handles.get(h);
+      const a = this.attrs0(op);
+      if (a !== null && def.outputs.length === 1 && def.inputs.length === 1) {
+        return this.handles.add(untracked(() => runOpDef(def, [x], a)[0] as Tensor));
+      }
+      return this.ret(untracked(() => scope(() => callOp(def, [x]))), [h]);
     } catch (e) { return this.fail(e); }
   };
 
@@ -86,30 +108,64 @@ export class Bridge {
       const def = this.def(op);
       const x = this.handles.get(ha), y = this.handles.get(hb);
       const a = this.attrs0(op);
-      if (a !== null && def.outputs.length === 1 && def.inputs.length === 2 && (x.dtype === y.dtype || !def.api?.promote)) return this.ret(runOpDef(def, [x, y], a)[0]);
-      return this.ret(scope(() => callOp(def, [x, y])));
+      if (a !== null && def.outputs.length === 1 && def.inputs.length === 2 && (x.dtype === y.dtype || !def.api?.promote)) {
+        return this.handles.add(untracked(() => runOpDef(def, [x, y], a)[0] as Tensor));
+      }
+      return this.ret(untracked(() => scope(() => callOp(def, [x, y]))), [ha, hb]);
     } catch (e) { return this.fail(e); }
   };
 
-  /** Binary op of a tensor and a Python scalar (x + 1, 2.0 * x); kind = 0 int, 1 float, 2 bool, +4 if the scalar comes first. */
-  readonly bins = (op: number, h: number, v: number | boolean, kind: number): number | string => {
+  /**
+   * Binary op of a tensor and a Python scalar (x + 1, 2.0 * x). `code` packs op id * 8 + kind,
+   * kind = 0 int, 1 float, 2 bool, +4 if the scalar comes first (one argument fewer to convert).
+   */
+  readonly bins = (code: number, h: number, v: number | boolean): number | string => {
     try {
+      const op = code >> 3, kind = code & 7;
       const def = this.def(op);
       const x = this.handles.get(h);
       const rev = (kind & REVERSED) !== 0;
       const dt = promoteWithScalar(x.dtype, KINDS[kind & 3]);
       const a = this.attrs0(op);
       if (a !== null && def.outputs.length === 1 && def.inputs.length === 2 && def.api?.promote && dt === x.dtype) {
-        const s = scalarTensor(v, dt) as Tensor;
-        try {
-          return this.ret(runOpDef(def, rev ? [s, x] : [x, s], a)[0]);
-        } finally { s.dispose(); }
+        const s = this.constant(v, dt);
+        return this.handles.add(untracked(() => runOpDef(def, rev ? [s, x] : [x, s], a)[0] as Tensor));
       }
-      return this.ret(scope(() => {
+      return this.ret(untracked(() => scope(() => {
         const s = scalarTensor(v, dt);
         return callOp(def, rev ? [s, x] : [x, s]);
-      }));
+      })), [h]);
     } catch (e) { return this.fail(e); }
+  };
+
+  /**
+   * A cached 0-dim tensor holding a Python scalar operand (`x + 1` in a loop reuses one): the
+   * same `full` the TS path builds, made once. Only ever an op input, never given to Python.
+   */
+  private constant(v: number | boolean, dt: DType): Tensor {
+    if (Object.is(v, -0)) return this.fresh(v, dt);  // Map keys cannot tell -0 from 0
+    let m = this.constants.get(dt);
+    if (!m) this.constants.set(dt, (m = new Map()));
+    let t = m.get(v);
+    if (t === undefined) {
+      if (this.constantCount >= MAX_CONSTANTS) this.clear_caches();
+      t = this.fresh(v, dt);
+      m.set(v, t);
+      this.constantCount++;
+    }
+    return t;
+  }
+
+  private fresh(v: number | boolean, dt: DType): Tensor {
+    return untracked(() => scalarTensor(v, dt) as Tensor);
+  }
+
+  /** Drops the scalar-operand cache (tests call it before counting live tensors). */
+  readonly clear_caches = (): number => {
+    for (const m of this.constants.values()) for (const t of m.values()) t.dispose();
+    this.constants.clear();
+    this.constantCount = 0;
+    return 1;
   };
 
   /**
@@ -119,7 +175,7 @@ export class Bridge {
   readonly call = (op: number, tags: string, ...vals: unknown[]): number | string => {
     try {
       const def = this.def(op);
-      const r = { tags, vals, ti: 0, vi: 0 };
+      const r: Reader = { tags, vals, ti: 0, vi: 0, handles: [] };
       const nIn = def.inputs.length;
       const args: unknown[] = [];
       const scalars: { index: number; value: number | boolean; kind: ScalarKind }[] = [];
@@ -127,22 +183,22 @@ export class Bridge {
         const v = this.read(r);
         if (p < nIn) {
           if (v instanceof PyScalar) { scalars.push({ index: p, value: v.value, kind: v.kind }); args.push(undefined); }
-          else if (v === null) args.push(undefined);
-          else args.push(v);
-        } else args.push(this.attrValue(def.attrs[p - nIn].default !== undefined, v));
+          else if (Array.isArray(v)) args.push(v.map((x) => (x instanceof PyScalar ? x.value : x)));
+          else args.push(v ?? undefined);
+        } else args.push(attrValue(def.attrs[p - nIn].default !== undefined, v));
       }
       if (r.ti !== tags.length) throw new Error(`${def.name}: ${tags.length - r.ti} unread argument tags`);
-      return this.ret(scope(() => {
+      return this.ret(untracked(() => scope(() => {
         if (scalars.length) scalarInputs(args, scalars);
         return callOp(def, args);
-      }));
+      })), r.handles);
     } catch (e) { return this.fail(e); }
   };
 
-  private read(r: { tags: string; vals: unknown[]; ti: number; vi: number }): unknown {
+  private read(r: Reader): unknown {
     const c = r.tags[r.ti++];
     switch (c) {
-      case 't': return this.handles.get(r.vals[r.vi++] as number);
+      case 't': { const h = r.vals[r.vi++] as number; r.handles.push(h); return this.handles.get(h); }
       case 'i': return new PyScalar(Number(r.vals[r.vi++]), 'int');
       case 'f': return new PyScalar(r.vals[r.vi++] as number, 'float');
       case 'b': return new PyScalar(Boolean(r.vals[r.vi++]), 'bool');
@@ -162,16 +218,6 @@ export class Bridge {
     }
   }
 
-  /** Attribute values: scalars unboxed, tensors read out (Paddle accepts a Tensor for most attributes), None means "default". */
-  private attrValue(hasDefault: boolean, v: unknown): unknown {
-    if (v === undefined) return undefined;
-    if (v === null) return hasDefault ? undefined : null;
-    if (v instanceof PyScalar) return v.value;
-    if (v instanceof Tensor) return v.tolist();
-    if (Array.isArray(v)) return v.map((x) => this.attrValue(false, x));
-    return v;
-  }
-
   /** 'dtype;d0,d1;stop_gradient' of a handle. */
   readonly meta = (h: number): string | 0 => {
     try {
@@ -188,20 +234,20 @@ export class Bridge {
   readonly detach = (h: number): number | string => {
     try {
       const x = this.handles.get(h);
-      const t = new Tensor(native.view(x.h('detach'), x.shape, x.strides, x.offset), x.dtype, [...x.shape], [...x.strides], x.offset);
-      t._base = x._base ?? x;
-      return this.handles.add(t);
+      return this.handles.add(untracked(() => {
+        const t = new Tensor(native.view(x.h('detach'), x.shape, x.strides, x.offset), x.dtype, [...x.shape], [...x.strides], x.offset);
+        t._base = x._base ?? x;
+        return t;
+      }));
     } catch (e) { return this.fail(e); }
   };
 
-  /** A contiguous copy (Tensor.clone without autograd, deepcopy, to_tensor of a Tensor). */
+  /** A contiguous copy (Tensor.clone without autograd, deepcopy, to_tensor of a Tensor), cast to `dtype` if given. */
   readonly copy = (h: number, dtype: string): number | string => {
     try {
       const x = this.handles.get(h);
       const want = dtype ? toDType(dtype) : x.dtype;
-      const t = want === x.dtype ? to_tensor(x) : (runOp('cast', [x], { dtype: want })[0] as Tensor);
-      t.stop_gradient = true;
-      return this.handles.add(t);
+      return this.handles.add(untracked(() => (want === x.dtype ? to_tensor(x) : (runOp('cast', [x], { dtype: want })[0] as Tensor))));
     } catch (e) { return this.fail(e); }
   };
 
@@ -244,13 +290,15 @@ export class Bridge {
       const dt = toDType(dtype);
       const dims = shape === '' ? [] : shape.split(',').map(Number);
       view = buf.getBuffer('u8');
-      let t = new Tensor(native.fromBytes(DTYPE_CODE[dt], dims, view.data), dt, dims);
+      const data = view.data;
       const want = target ? toDType(target) : dt;
-      if (want !== dt) {
-        const c = runOp('cast', [t], { dtype: want })[0] as Tensor;
-        t.dispose();
-        t = c;
-      }
+      const t = untracked(() => {
+        const raw = new Tensor(native.fromBytes(DTYPE_CODE[dt], dims, data), dt, dims);
+        if (want === dt) return raw;
+        try {
+          return runOp('cast', [raw], { dtype: want })[0] as Tensor;
+        } finally { raw.dispose(); }
+      });
       t.stop_gradient = Boolean(stopGradient);
       return this.handles.add(t);
     } catch (e) {
@@ -289,15 +337,20 @@ export class Bridge {
   /** The object registered as the Python module `_skiff_bridge`. */
   module(): Record<string, unknown> {
     const { optable, un, bin, bins, call, meta, set_stop_gradient, detach, copy, free, raw, item, from_buffer, last_error, has_op,
-      op_id, seed, live_handles, live_tensors, proxy_balance } = this;
+      op_id, seed, live_handles, live_tensors, proxy_balance, clear_caches } = this;
     return { optable, un, bin, bins, call, meta, set_stop_gradient, detach, copy, free, raw, item, from_buffer, last_error, has_op,
-      op_id, seed, live_handles, live_tensors, proxy_balance };
+      op_id, seed, live_handles, live_tensors, proxy_balance, clear_caches };
   }
 }
 
-/** A Python scalar with its type: JS numbers cannot tell 2 from 2.0, Python can. */
-class PyScalar {
-  constructor(readonly value: number | boolean, readonly kind: ScalarKind) {}
+/** Attribute values: scalars unboxed, tensors read out (Paddle accepts a Tensor for most attributes), None means "default". */
+function attrValue(hasDefault: boolean, v: unknown): unknown {
+  if (v === undefined) return undefined;
+  if (v === null) return hasDefault ? undefined : null;
+  if (v instanceof PyScalar) return v.value;
+  if (v instanceof Tensor) return v.tolist();
+  if (Array.isArray(v)) return v.map((x) => attrValue(false, x));
+  return v;
 }
 
 /**

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { PyodideInterface } from 'py313';
 import { Bridge, bridgeStats } from './bridge.js';
 import { type PythonVersion, resolvePythonVersion } from './versions.js';
+import { installSot } from './sot/install.js';
 
 export type Sink = (chunk: Uint8Array) => void;
 
@@ -43,6 +44,8 @@ const processSink = (fd: 1 | 2): Sink => (chunk) => {
 
 export class PythonHost {
   private mounts: { host: string; fs: string }[] = [];
+  /** The symbolic opcode translator registered with this Python (paddle.jit.to_static). */
+  sot: ReturnType<typeof installSot> | null = null;
 
   constructor(readonly py: PyodideInterface, readonly info: PythonVersion, readonly bridge: Bridge, private sinks: { out: Sink; err: Sink }) {}
 
@@ -172,6 +175,7 @@ async function createHost(info: PythonVersion, opts: HostOptions): Promise<Pytho
   py.setStderr({ write: (b: Uint8Array) => host.write(2, b) });
   copyTree(py, findCompat(), COMPAT_FS);
   py.registerJsModule('_skiff_bridge', bridge.module());
+  host.sot = installSot(py, bridge);
   py.runPython(`import sys\nsys.dont_write_bytecode = True\nsys.path.insert(0, ${JSON.stringify(COMPAT_FS)})`);
   return host;
 }

@@ -1,5 +1,7 @@
 // Tensors made from attributes. full: attrs [value]; the output's dtype decides the storage type.
 #include <cmath>
+#include <limits>
+#include <type_traits>
 #include "kernel.h"
 
 namespace skiff {
@@ -13,6 +15,11 @@ void k_full(KernelCall& c) {
   dispatch_all(o.dtype, c.op, [&](auto tag) {
     using T = decltype(tag);
     using C = Compute<T>;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      // Converting NaN or an out-of-range double to an integer is undefined behaviour.
+      if (!std::isfinite(v) || v < (double)std::numeric_limits<T>::min() || v > (double)std::numeric_limits<T>::max())
+        throw SkiffError(std::string("full: fill value ") + std::to_string(v) + " does not fit in " + dtype_name(o.dtype));
+    }
     T val = C::store((compute_t<T>)v);
     T* p = o.data<T>();
     int64_t n = o.numel();

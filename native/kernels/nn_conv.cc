@@ -3,12 +3,15 @@
 //
 // Per image and group: im2col gathers the receptive fields into cols [K = Cg*kh*kw, P = OH*OW]
 // (in row blocks so cols stays a few MB), then one GEMM: out_g [Og, P] = W_g [Og, K] * cols.
-// NHWC writes the transposed product out [P, Cout] directly (the GEMM takes any operand strides).
-// 1x1 / stride 1 / no padding convolutions skip im2col: the input plane already is cols.
+// NHWC gathers cols as [P, K] with K ordered (kh, kw, Cg) so every tap copies a run of
+// channels, reorders the weights to match, and writes out [P, Cout] directly (the GEMM takes
+// any operand strides). 1x1 / stride 1 / no padding convolutions skip im2col: the input plane
+// already is cols. Depthwise convolutions (one input channel per group) run a direct loop.
 // Batches of at least one image per thread run in parallel with single-threaded GEMMs;
 // otherwise images run in turn and each GEMM uses the whole pool.
 // float16/bfloat16 gather into float32 cols, multiply in float32 and round on store.
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include "../gemm/gemm.h"
@@ -26,19 +29,24 @@ struct Conv {
   bool channel_last;
 };
 
-// cols[k][p] for output rows [oh0, oh1) of one image and group; xg points at the group's first channel.
+// [lo, hi): the output columns ow whose input column ow * sw + wofs lies in [0, W).
+inline void valid_cols(const Conv& a, int64_t wofs, int64_t& lo, int64_t& hi) {
+  lo = wofs >= 0 ? 0 : std::min(a.OW, (-wofs + a.sw - 1) / a.sw);
+  hi = std::max(lo, std::min(a.OW, a.W - 1 - wofs >= 0 ? (a.W - 1 - wofs) / a.sw + 1 : 0));
+}
+
+// NCHW layout: cols[k][p], k = (ci, i, j), p over output rows [oh0, oh1); xg is the group's first channel.
 template <typename T, typename A>
-void im2col(const Conv& a, const T* xg, const nn::Strides4& xs, int64_t oh0, int64_t oh1, A* cols) {
+void im2col(const Conv& a, const T* xg, const nn::Strides4& xs, int64_t oh0, int64_t oh1, A* cols, int64_t ci0, int64_t ci1) {
   const int64_t pc = (oh1 - oh0) * a.OW;
-  for (int64_t ci = 0; ci < a.Cg; ci++) {
+  for (int64_t ci = ci0; ci < ci1; ci++) {
     const T* xc = xg + ci * xs.c;
     for (int64_t i = 0; i < a.kh; i++) {
       for (int64_t j = 0; j < a.kw; j++) {
         A* row = cols + ((ci * a.kh + i) * a.kw + j) * pc;
         const int64_t wofs = j * a.dw - a.pl;
-        // ow with 0 <= ow*sw + wofs < W
-        const int64_t lo = wofs >= 0 ? 0 : std::min(a.OW, (-wofs + a.sw - 1) / a.sw);
-        const int64_t hi = std::max(lo, std::min(a.OW, a.W - 1 - wofs >= 0 ? (a.W - 1 - wofs) / a.sw + 1 : 0));
+        int64_t lo, hi;
+        valid_cols(a, wofs, lo, hi);
         for (int64_t oh = oh0; oh < oh1; oh++) {
           A* r = row + (oh - oh0) * a.OW;
           const int64_t ih = oh * a.sh - a.pt + i * a.dh;
@@ -58,6 +66,62 @@ void im2col(const Conv& a, const T* xg, const nn::Strides4& xs, int64_t oh0, int
   }
 }
 
+// NHWC layout: cols[p][k], k = (i, j, ci), so each tap copies a run of channels (contiguous in NHWC).
+template <typename T, typename A>
+void im2col_nhwc(const Conv& a, const T* xg, const nn::Strides4& xs, int64_t oh0, int64_t oh1, A* cols) {
+  for (int64_t oh = oh0; oh < oh1; oh++)
+    for (int64_t ow = 0; ow < a.OW; ow++) {
+      A* dst = cols + ((oh - oh0) * a.OW + ow) * a.K;
+      for (int64_t i = 0; i < a.kh; i++) {
+        const int64_t ih = oh * a.sh - a.pt + i * a.dh;
+        for (int64_t j = 0; j < a.kw; j++, dst += a.Cg) {
+          const int64_t iw = ow * a.sw - a.pl + j * a.dw;
+          if (ih < 0 || ih >= a.H || iw < 0 || iw >= a.W) { std::memset((void*)dst, 0, sizeof(A) * a.Cg); continue; }
+          const T* src = xg + ih * xs.h + iw * xs.w;
+          if (xs.c == 1) for (int64_t ci = 0; ci < a.Cg; ci++) dst[ci] = Compute<T>::load(src[ci]);
+          else for (int64_t ci = 0; ci < a.Cg; ci++) dst[ci] = Compute<T>::load(src[ci * xs.c]);
+        }
+      }
+    }
+}
+
+// Depthwise (one input channel per output channel): a direct sliding window per output plane;
+// as GEMMs these would be Og x K = 1 x 9 products that cannot use the packed kernel.
+template <typename T, typename A>
+void depthwise(const Conv& a, const T* X, const nn::Strides4& xs, const A* Wt, const A* bias, T* O) {
+  const int64_t taps = a.kh * a.kw;
+  parallel_for(a.N * a.Cout, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, a.P * taps)), [&](int64_t b, int64_t e) {
+    A* acc = nn::scratch<A>(2, (size_t)a.OW);
+    for (int64_t nc = b; nc < e; nc++) {
+      const int64_t n = nc / a.Cout, co = nc % a.Cout;
+      const T* xp = X + n * xs.n + (co / a.Og) * xs.c;
+      const A* w = Wt + co * taps;
+      for (int64_t oh = 0; oh < a.OH; oh++) {
+        for (int64_t ow = 0; ow < a.OW; ow++) acc[ow] = bias ? bias[co] : A(0);
+        for (int64_t i = 0; i < a.kh; i++) {
+          const int64_t ih = oh * a.sh - a.pt + i * a.dh;
+          if (ih < 0 || ih >= a.H) continue;
+          const T* xr = xp + ih * xs.h;
+          for (int64_t j = 0; j < a.kw; j++) {
+            const A wv = w[i * a.kw + j];
+            const int64_t wofs = j * a.dw - a.pl;
+            int64_t lo, hi;
+            valid_cols(a, wofs, lo, hi);
+            if (a.sw == 1 && xs.w == 1) {
+              const T* src = xr + wofs;
+              for (int64_t ow = lo; ow < hi; ow++) acc[ow] += wv * Compute<T>::load(src[ow]);
+            } else {
+              for (int64_t ow = lo; ow < hi; ow++) acc[ow] += wv * Compute<T>::load(xr[(ow * a.sw + wofs) * xs.w]);
+            }
+          }
+        }
+        if (a.channel_last) for (int64_t ow = 0; ow < a.OW; ow++) O[((n * a.OH + oh) * a.OW + ow) * a.Cout + co] = Compute<T>::store(acc[ow]);
+        else for (int64_t ow = 0; ow < a.OW; ow++) O[((n * a.Cout + co) * a.OH + oh) * a.OW + ow] = Compute<T>::store(acc[ow]);
+      }
+    }
+  });
+}
+
 template <typename T>
 void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* bias, Tensor& out) {
   using A = compute_t<T>;
@@ -66,6 +130,7 @@ void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* b
   const T* X = x.data<T>();
   T* O = out.data<T>();
 
+  // Weights in compute type, [Cout, K] with K ordered like the cols rows.
   std::vector<A> wbuf, bbuf;
   const A* Wt;
   if constexpr (direct) Wt = wd.data<T>();
@@ -80,8 +145,19 @@ void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* b
     const T* b = bias->data<T>();
     for (int64_t i = 0; i < a.Cout; i++) bbuf[i] = Compute<T>::load(b[i * bias->strides[0]]);
   }
+  if (a.Cg == 1 && a.groups > 1) return depthwise<T, A>(a, X, xs, Wt, bias ? bbuf.data() : nullptr, O);
+
   const bool one_by_one = direct && a.kh == 1 && a.kw == 1 && a.sh == 1 && a.sw == 1 && a.pt == 0 && a.pl == 0 &&
                           a.OH == a.H && a.OW == a.W && xs.h == a.W * xs.w;
+  const bool nhwc_cols = a.channel_last && !one_by_one;
+  std::vector<A> wr;
+  if (nhwc_cols) {  // (ci, i, j) -> (i, j, ci)
+    wr.resize((size_t)(a.Cout * a.K));
+    for (int64_t co = 0; co < a.Cout; co++)
+      for (int64_t ci = 0; ci < a.Cg; ci++)
+        for (int64_t t = 0; t < a.kh * a.kw; t++) wr[co * a.K + t * a.Cg + ci] = Wt[co * a.K + ci * a.kh * a.kw + t];
+    Wt = wr.data();
+  }
   // Output rows per block: keep cols near 1M elements but at least one row.
   const int64_t rows = std::max<int64_t>(1, std::min<int64_t>(a.OH, (int64_t(1) << 20) / std::max<int64_t>(1, a.K * a.OW)));
 
@@ -91,15 +167,25 @@ void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* b
       const A* Wg = Wt + g * a.Og * a.K;
       for (int64_t oh0 = 0; oh0 < a.OH; oh0 += rows) {
         const int64_t oh1 = std::min(a.OH, oh0 + rows), p0 = oh0 * a.OW, pc = (oh1 - oh0) * a.OW;
-        const A* B = nullptr;
-        int64_t rsb, csb;  // cols as a K x pc operand
+        const A* B = nullptr;  // cols as a K x pc operand with row/column strides rsb/csb
+        int64_t rsb, csb;
         if (one_by_one) {
           if constexpr (direct) B = xg + p0 * xs.w;
           rsb = xs.c; csb = xs.w;
         } else {
           A* cols = nn::scratch<A>(0, (size_t)(a.K * pc));
-          im2col<T, A>(a, xg, xs, oh0, oh1, cols);
-          B = cols; rsb = pc; csb = 1;
+          // A lone image spreads the gather over the pool too (inside a batch split it runs serially).
+          const int64_t grain = threads == 1 ? INT64_MAX : 1;
+          if (nhwc_cols) {
+            parallel_for(oh1 - oh0, grain, [&](int64_t b, int64_t e) {
+              im2col_nhwc<T, A>(a, xg, xs, oh0 + b, oh0 + e, cols + b * a.OW * a.K);
+            });
+            rsb = 1; csb = a.K;
+          } else {
+            parallel_for(a.Cg, grain, [&](int64_t b, int64_t e) { im2col<T, A>(a, xg, xs, oh0, oh1, cols, b, e); });
+            rsb = pc; csb = 1;
+          }
+          B = cols;
         }
         if constexpr (direct) {
           if (!a.channel_last) {
@@ -111,7 +197,7 @@ void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* b
                 T* r = C + o * a.P;
                 for (int64_t p = 0; p < pc; p++) r[p] += bv;
               }
-          } else {
+          } else {  // out[p][co] = sum_k cols[p][k] * W[co][k]
             T* C = O + (n * a.P + p0) * a.Cout + g * a.Og;
             gemm(pc, a.Og, a.K, A(1), B, csb, rsb, Wg, 1, a.K, A(0), C, a.Cout, threads);
             if (bias)

@@ -31,6 +31,17 @@ void copy_elems(const std::vector<int64_t>& shape, char* dst, const std::vector<
   }
 }
 
+// Whether a fill value converts to dtype without undefined behaviour (integers: finite and in range).
+bool fits_dtype(DType dt, double v) {
+  switch (dt) {
+    case DType::I8: return v >= -128.0 && v <= 127.0;
+    case DType::U8: return v >= 0.0 && v <= 255.0;
+    case DType::I32: return v >= -2147483648.0 && v <= 2147483647.0;
+    case DType::I64: return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+    default: return true;  // floats take NaN/inf; bool is v != 0
+  }
+}
+
 namespace {
 
 void expect_unary_same_dtype(KernelCall& c) {
@@ -107,6 +118,7 @@ void k_pad(KernelCall& c) {
   }
   c.expect_out_shape(0, expect);
   double v = c.attr(0);
+  if (!fits_dtype(o.dtype, v)) throw SkiffError("pad: value " + std::to_string(v) + " is out of range for " + dtype_name(o.dtype));
   dispatch_all(o.dtype, c.op, [&](auto tag) {
     using T = decltype(tag);
     T val = Compute<T>::store((compute_t<T>)v);

@@ -6,6 +6,9 @@
 #include "kernel.h"
 
 namespace skiff {
+
+bool fits_dtype(DType dt, double v);  // shape_copy.cc
+
 namespace {
 
 void k_arange(KernelCall& c) {
@@ -45,6 +48,7 @@ void k_full_like(KernelCall& c) {
   Tensor& o = c.output(0);
   c.expect_out_shape(0, c.input(0).shape);
   double v = c.attr(0);
+  if (!fits_dtype(o.dtype, v)) throw SkiffError(std::string(c.op) + ": the fill value " + std::to_string(v) + " is out of range for " + dtype_name(o.dtype));
   dispatch_all(o.dtype, c.op, [&](auto tag) {
     using T = decltype(tag);
     T val = Compute<T>::store((compute_t<T>)v);

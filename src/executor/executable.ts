@@ -73,7 +73,9 @@ export class Executable {
     return e.outInfo.map((o, i) => {
       const root = o.rootInput >= 0 ? inputs[o.rootInput] : o.rootParam >= 0 ? params[o.rootParam] : null;
       const strides = o.identity && root ? [...root.strides] : [...o.strides];
-      return new Tensor(e.outs[i], o.dtype, [...o.shape], strides, o.relOffset + (root ? root.offset : 0));
+      const t = new Tensor(e.outs[i], o.dtype, [...o.shape], strides, o.relOffset + (root ? root.offset : 0));
+      if (root) t._base = root._base ?? root;  // shares an input's storage, as an eager view would
+      return t;
     });
   }
 

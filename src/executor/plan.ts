@@ -51,6 +51,8 @@ export function planBuffers(slots: Slot[], instrs: Instr[], outputSlots: readonl
       const x = I.ins[0], sx = slots[x], so = slots[o];
       if (sx.kind !== 'buffer' || sx.root !== x || rootLast[x] !== k || transferred.has(x)) return false;
       if (sx.dtype !== so.dtype || sx.shape.length !== so.shape.length || sx.shape.some((d, i) => d !== so.shape[i])) return false;
+      // A returned result keeps its storage: do not hand the caller a larger reused one.
+      if (rootLast[o] >= END && buffers[sx.index] !== so.bytes) return false;
       // Another operand reading the same storage (e.g. a view of x) would see partial results.
       return I.ins.every((y) => y === x || slots[y].root !== x);
     };

@@ -74,7 +74,8 @@ export function callOp(def: OpDef, args: readonly unknown[]): unknown {
   if (scalarSlots || def.api?.promote) promoteInputs(def, inputs, scalarSlots ?? []);
   const outs = runOpDef(def, inputs, attrs);
   if (def.api?.returnOutput !== undefined) return outs[def.api.returnOutput];
-  return outs.length === 1 ? outs[0] : outs;
+  // Ops whose output count depends on attributes (split, unbind) always return a list.
+  return outs.length === 1 && !def.numOutputs ? outs[0] : outs;
 }
 
 function promoteInputs(def: OpDef, inputs: (TensorLike | null)[], scalars: { index: number; value: number | boolean }[]): void {

@@ -111,10 +111,18 @@ export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], att
       return results;
     }
   }
+  const enc = encodeAttrs(def, attrs, metas);
+  let specLen = 0;
+  for (const m of outs) specLen += 2 + m.shape.length;
+  if (ts.length + outs.length > SCRATCH_I.length || enc.length + specLen > SCRATCH_D.length) {
+    results = runWithArrays(def, ts, outs, enc);
+    dispatchCounters.kernels++;
+    if (autograd) autograd.onOp(def, ts, attrs, results);
+    return results;
+  }
   // One native call: input handles, attrs and output specs go through the shared scratch arrays.
   let ni = 0;
   for (const x of ts) if (x) SCRATCH_I[ni++] = x.h(def.name);
-  const enc = encodeAttrs(def, attrs, metas);
   let pos = 0;
   for (; pos < enc.length; pos++) SCRATCH_D[pos] = enc[pos];
   const nAttrs = pos;
@@ -134,6 +142,24 @@ export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], att
   dispatchCounters.kernels++;
   if (autograd) autograd.onOp(def, ts, attrs, results);
   return results;
+}
+
+/** The general path for calls too large for the scratch arrays (concat of thousands of tensors). */
+function runWithArrays(def: OpDef, ts: readonly (Tensor | null)[], outs: readonly TensorMeta[], enc: number[]): Tensor[] {
+  const results: Tensor[] = [];
+  try {
+    for (const m of outs) {
+      if (!isStatic(m.shape)) throw new Error(`${def.name}: eager output shape ${shapeStr(m.shape)} is not concrete`);
+      results.push(new Tensor(native.empty(DTYPE_CODE[m.dtype], m.shape as number[]), m.dtype, [...m.shape as number[]]));
+    }
+    const ins: number[] = [];
+    for (const x of ts) if (x) ins.push(x.h(def.name));
+    native.run(kernelOf(def), ins, results.map((r) => r.handle), enc);
+    return results;
+  } catch (e) {
+    for (const r of results) r.dispose();
+    throw rethrow(def, e);
+  }
 }
 
 export function runOp(name: string, inputs: readonly (TensorLike | null)[], attrs: Readonly<Record<string, unknown>> = {}): TensorLike[] {

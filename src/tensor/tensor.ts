@@ -189,6 +189,20 @@ export function scope<R>(fn: () => R): R {
   return result;
 }
 
+/**
+ * Runs fn; tensors it creates skip the FinalizationRegistry backstop because the caller owns
+ * and disposes each of them (the Python bridge frees a tensor when Python drops it).
+ * Temporaries must be disposed by fn, e.g. with a nested scope().
+ */
+export function untracked<R>(fn: () => R): R {
+  scopes.push([]);
+  try {
+    return fn();
+  } finally {
+    scopes.pop();
+  }
+}
+
 function collectTensors(v: unknown, out: Set<Tensor>): void {
   if (v instanceof Tensor) { out.add(v); if (v.grad) out.add(v.grad); return; }
   if (Array.isArray(v)) { for (const x of v) collectTensors(x, out); return; }

@@ -140,6 +140,14 @@ describe('executor results match eager', () => {
     expect(native.programStats().live).toBe(n1.live - 3);
   });
 
+  it('(d) runs an empty batch', () => {
+    const g = buildChain(4, sym('s0')).build();
+    const w1 = randTensor([4], 2), w2 = randTensor([4], 3);
+    const [y] = runNoEager(compile(g, { params: [w1, w2] }), [randTensor([0, 4], 1)]);
+    expect(y.shape).toEqual([0, 4]);
+    expect(y.dataSync()).toEqual([]);
+  });
+
   it('(d) bounds the plan cache (LRU) and frees evicted programs', () => {
     const g = buildChain(3, sym('s0')).build();
     const exe = compile(g, { params: [randTensor([4], 2), randTensor([4], 3)], cacheSize: 2 });

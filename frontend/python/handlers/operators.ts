@@ -10,10 +10,9 @@ export const OPERATORS: HandlerTable = {
   BINARY_OP(tx, ins) {
     const b = tx.frame.pop(), a = tx.frame.pop();
     const sym = tx.host.binaryOpSymbol(ins.arg);
-    if (sym.endsWith('=') && sym !== '==' && a instanceof TensorVar) {
-      // x += y on a tensor rebinds x to a new tensor (compat's Tensor has no __iadd__)
-    }
-    tx.frame.push(binaryOp(tx, sym, a, b));
+    // x += y on a tensor rebinds x to a new tensor: compat's Tensor has no __iadd__.
+    const r = binaryOp(tx, sym, a, b);
+    if (r !== undefined) tx.frame.push(r);  // an inlined __getitem__ pushes its result on return
   },
   UNARY_NEGATIVE(tx) { tx.frame.push(unaryOp(tx, 'neg', tx.frame.pop())); },
   UNARY_NOT(tx) { tx.frame.push(unaryOp(tx, 'not', tx.frame.pop())); },

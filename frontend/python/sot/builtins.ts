@@ -137,7 +137,11 @@ const BUILTINS: Record<string, Builtin> = {
   max(tx, args, kwargs) { return minMax(tx, '>', args, kwargs); },
   sum(tx, [xs, start]) {
     let acc: Variable = start ?? new ConstVar({ k: 'int', v: 0 });
-    for (const x of items(tx, xs)) acc = binaryOp(tx, '+', acc, x);
+    for (const x of items(tx, xs)) {
+      const r = binaryOp(tx, '+', acc, x);
+      if (!r) throw new GraphBreak('SOT007', 'sum() of values needing an inlined call');
+      acc = r;
+    }
     return acc;
   },
   any(tx, [xs]) { return new ConstVar({ k: 'bool', v: items(tx, xs).some((x) => truthy(tx, x)) }); },

@@ -2,6 +2,7 @@
 // binds them (positional, keywords, defaults, *args, **kwargs, keyword-only, positional-only).
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { CellVar, ConstVar, DictVar, FunctionVar, ObjectVar, TupleVar, type Variable } from '../../../sot/variables.js';
+import type { RtValue } from '../../../sot/values.js';
 import { CO_VARARGS, CO_VARKEYWORDS, type CodeInfo } from './code.js';
 import { Frame } from './frame.js';
 import type { Translator } from './translator.js';
@@ -17,7 +18,7 @@ export function inlineCall(tx: Translator, fn: ObjectVar | FunctionVar, self: Va
   if (fn instanceof FunctionVar) {
     code = tx.host.code(fn.codeId);
     defaults = [...fn.defaults];
-    kwdefaults = fn.kwdefaults ? fn.kwdefaults.keys.map((k, i) => [String((k as ConstVar).value.k === 'str' ? ((k as ConstVar).value as { v: string }).v : ''), fn.kwdefaults!.values[i]]) : [];
+    kwdefaults = fn.kwdefaults ? fn.kwdefaults.keys.map((k: Variable, i: number): [string, Variable] => [String(((k as ConstVar).value as { v?: string }).v ?? ''), fn.kwdefaults!.values[i]]) : [];
     closure = [...fn.closure];
     globals = fn.globalsRef;
     name = fn.name;
@@ -27,13 +28,14 @@ export function inlineCall(tx: Translator, fn: ObjectVar | FunctionVar, self: Va
     const parts = tx.host.functionParts(fn.ref);
     const asVar = (v: Parameters<Translator['fromRt']>[0]) => (v.k === 'tensor' ? tx.constTensor(v.t) : tx.fromRt(v, null, false));
     defaults = parts.defaults.k === 'tuple' ? parts.defaults.items.map(asVar) : [];
-    kwdefaults = parts.kwdefaults.k === 'dict' ? parts.kwdefaults.keys.map((k, i) => [(k as { v: string }).v, asVar((parts.kwdefaults as { values: never[] }).values[i])]) : [];
+    const kwd = parts.kwdefaults;
+    kwdefaults = kwd.k === 'dict' ? kwd.keys.map((k, i): [string, Variable] => [(k as { v: string }).v, asVar(kwd.values[i])]) : [];
     // Closure cells of a real function: their contents are read now and re-checked by the wrapper.
     const cellRefs = parts.cells.k === 'tuple' ? parts.cells.items : [];
     const contents = parts.contents.k === 'tuple' ? parts.contents.items : [];
-    closure = cellRefs.map((c, i) => {
+    closure = cellRefs.map((c: RtValue, i: number) => {
       const cellRef = c.k === 'obj' ? c.ref : null;
-      if (cellRef) tx.host.recordAttrGuard(cellRef, 'cell_contents', contents[i]);
+      if (cellRef) tx.host.recordAttrGuard(cellRef, 'cell_contents', parts.contentIds[i]);
       return new CellVar(asVar(contents[i]), null);
     });
     globals = tx.host.objectRef(parts.globals);

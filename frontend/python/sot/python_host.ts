@@ -7,11 +7,12 @@ import type { Template } from '../../../sot/trace_tree.js';
 import type { HostRef, RtValue } from '../../../sot/values.js';
 import { CellVar, ConstVar, IterVar, RangeVar, SliceVar, type ObjInfo, type Variable } from '../../../sot/variables.js';
 import { GraphBreak } from '../../../sot/graph_breaks.js';
+import { HANDLERS } from '../handlers/index.js';
 import type { Tensor } from '../../../src/tensor/tensor.js';
 import type { HandleTable } from '../handles.js';
 import type { Decoder, Instruction } from '../bytecode/decode.js';
 import { CodeInfo, type CodeWire } from './code.js';
-import { type Codec, decodeValue, encodeValue } from './encoding.js';
+import { type Codec, decodeValue, decodeValues, encodeValue } from './encoding.js';
 import type { Translator } from './translator.js';
 
 /** The Python functions of paddle.jit.sot.runtime, as PyProxies kept for the process. */
@@ -27,6 +28,14 @@ export interface PyRuntime {
   unpin(oid: number): void;
   end_call(): void;
   source_line(filename: string, line: number): string;
+  dtype_name(oid: number): string;
+  dtype_object(name: string): number;
+  layer_call_target(oid: number): number;
+  compat_function(module: string, name: string): number;
+  isinstance_(valueEnc: string, clsEnc: string): boolean;
+  sorted_values(enc: string): string;
+  builtin_object(name: string): number;
+  reencode(oid: number): string;
   set_error_location(filename: string, line: number, name: string): void;
 }
 
@@ -38,15 +47,18 @@ export class PyRef implements HostRef {
   get handle(): null { return null; }
 }
 
+export interface FunctionParts { globals: number; defaults: RtValue; kwdefaults: RtValue; cells: RtValue; contents: RtValue; contentIds: number[] }
+
 /** A global / attribute / closure read the function's wrapper re-checks with `is` on every call. */
-export interface HostGuard { container: number; name: string; isAttr: boolean; value: RtValue }
+/** kind 0: globals dict item, 1: attribute, 2: builtin read through a globals dict (not shadowed). */
+export interface HostGuard { container: number; name: string; kind: 0 | 1 | 2; valueId: number }
 
 export class SotPythonHost implements Host, Codec {
   readonly lang = 'python' as const;
   private codes = new Map<number, CodeInfo>();
   private infos = new Map<number, ObjInfo>();
   private refs = new Map<number, PyRef>();
-  private parts = new Map<number, { globals: number; defaults: RtValue; kwdefaults: RtValue; cells: RtValue; contents: RtValue }>();
+  private parts = new Map<number, FunctionParts>();
   /** Layer version seen by the last step (Python returns it with every step). */
   layerVersion = 0;
   /** Host guards gathered by the translation in progress. */
@@ -61,7 +73,64 @@ export class SotPythonHost implements Host, Codec {
 
   constructor(readonly rt: PyRuntime, readonly handles: HandleTable, readonly decoder: Decoder) {
     this.nullRef = this.object(0);
+    const info = decoder.info;
+    this.binarySyms = info.binaryOps;
+    this.cmpOps = info.cmpOp;
   }
+  private readonly binarySyms: readonly string[];
+  private readonly cmpOps: readonly string[];
+  private unsupported = new Map<number, string | null>();
+
+  // ---- interpreter tables ---------------------------------------------------------------------
+  binaryOpSymbol(arg: number): string {
+    const s = this.binarySyms[arg];
+    if (s === undefined) throw new GraphBreak('SOT105', `BINARY_OP ${arg}`);
+    return s;
+  }
+  binaryOpArg(sym: string): number {
+    const i = this.binarySyms.indexOf(sym);
+    if (i < 0) throw new GraphBreak('SOT105', `no BINARY_OP for ${sym}`);
+    return i;
+  }
+  compareSymbol(arg: number): string { return this.cmpOps[arg >> (this.decoder.info.version[1] >= 13 ? 5 : 4)]; }
+  compareOpArg(sym: string): number { return this.cmpOps.indexOf(sym) << (this.decoder.info.version[1] >= 13 ? 5 : 4); }
+  intrinsic1(arg: number): string { return this.decoder.info.intrinsic1[arg] ?? `INTRINSIC_${arg}`; }
+
+  /** Why a code object must run as plain Python (checked before its first instruction), or null. */
+  unsupportedReason(code: CodeInfo): string | null {
+    let r = this.unsupported.get(code.id);
+    if (r !== undefined) return r;
+    r = null;
+    if (code.isGenerator) r = 'generator or coroutine (SOT106)';
+    else if (code.wire.hasExceptionTable) r = 'try/except/with blocks (SOT101)';
+    else {
+      for (const ins of code.instructions) {
+        if (!HANDLERS[ins.opname]) { r = `opcode ${ins.opname} (SOT101)`; break; }
+      }
+      if (!r) {
+        const intro = code.wire.names.find((n) => ['locals', 'vars', 'eval', 'exec', '_getframe', 'globals', 'currentframe'].includes(n));
+        if (intro) r = `frame introspection ${intro}() (SOT102)`;
+      }
+    }
+    this.unsupported.set(code.id, r);
+    return r;
+  }
+
+  // ---- Python objects the translator asks about -------------------------------------------------
+  dtypeName(ref: HostRef): string | null { return this.rt.dtype_name(ref.id as number) || null; }
+  dtypeObject(name: string): PyRef { const id = this.rt.dtype_object(name); this.pinForTree(this.object(id)); return this.object(id); }
+  layerCallTarget(ref: HostRef): PyRef { return this.object(this.rt.layer_call_target(ref.id as number)); }
+  compatFunction(module: string, name: string): PyRef { return this.object(this.rt.compat_function(module, name)); }
+  builtinVar(tx: Translator, name: string): Variable { return tx.objectVar(this.object(this.rt.builtin_object(name)), null); }
+  tensorTypeRef(): PyRef { return this.object(this.rt.compat_function('paddle.tensor', 'Tensor')); }
+  /** isinstance for an object (or a tensor, standing for any Tensor) against a class value. */
+  isinstance(ref: HostRef, cls: RtValue, isTensor: boolean): boolean {
+    const v: RtValue = isTensor ? { k: 'obj', ref: this.tensorSample() } : { k: 'obj', ref };
+    return this.rt.isinstance_(this.encode(v), this.encode(cls));
+  }
+  isinstanceOfValue(v: RtValue, cls: RtValue): boolean { return this.rt.isinstance_(this.encode(v), this.encode(cls)); }
+  sortedValues(v: RtValue): RtValue { return this.decode(this.rt.sorted_values(this.encode(v))); }
+  private tensorSample(): PyRef { return this.object(this.rt.compat_function('paddle.jit.sot.runtime', 'TENSOR_SAMPLE')); }
 
   // ---- Codec ------------------------------------------------------------------------------
   tensor(handle: number): Tensor { return this.handles.get(handle); }
@@ -106,7 +175,20 @@ export class SotPythonHost implements Host, Codec {
     return info;
   }
 
-  getattr(obj: RtValue, name: string): RtValue { return this.decode(this.rt.get_attr(this.encode(obj), name)); }
+  refresh(v: RtValue): RtValue {
+    if ((v.k === 'list' || v.k === 'dict') && v.ref) return this.decode(this.rt.reencode(v.ref.id as number));
+    return v;
+  }
+
+  getattr(obj: RtValue, name: string): RtValue { return this.getattrWithId(obj, name).value; }
+  /** getattr plus the id of the value (for identity guards in the wrapper). */
+  getattrWithId(obj: RtValue, name: string): { value: RtValue; id: number } {
+    const r = this.rt.get_attr(this.encode(obj), name);
+    if (r[0] === 'E') throw this.error(r);
+    const cut = r.indexOf(';');
+    return { value: this.decode(r.slice(cut + 1)), id: Number(r.slice(0, cut)) };
+  }
+  decodeMany(s: string): RtValue[] { return decodeValues(s, this); }
 
   concrete(step: ConcreteStep, operands: readonly RtValue[]): RtValue[] {
     const argval = step.argval ? this.encode(step.argval) : '';
@@ -140,13 +222,12 @@ export class SotPythonHost implements Host, Codec {
     return this.codeOf(codeId);
   }
 
-  functionParts(fn: HostRef): { globals: number; defaults: RtValue; kwdefaults: RtValue; cells: RtValue; contents: RtValue } {
+  functionParts(fn: HostRef): FunctionParts {
     const id = fn.id as number;
     let p = this.parts.get(id);
     if (!p) {
-      const [g, ...encs] = JSON.parse(this.rt.function_parts(id)) as [number, string, string, string, string];
-      const d = encs.map((e) => this.decode(e));
-      p = { globals: g, defaults: d[0], kwdefaults: d[1], cells: d[2], contents: d[3] };
+      const [g, e0, e1, e2, e3, ids] = JSON.parse(this.rt.function_parts(id)) as [number, string, string, string, string, number[]];
+      p = { globals: g, defaults: this.decode(e0), kwdefaults: this.decode(e1), cells: this.decode(e2), contents: this.decode(e3), contentIds: ids };
       this.parts.set(id, p);
     }
     return p;
@@ -156,14 +237,19 @@ export class SotPythonHost implements Host, Codec {
   globalLookup(globals: HostRef, name: string): { value: RtValue; builtin: boolean } {
     const r = this.rt.global_lookup(globals.id as number, name);
     if (r[0] === 'E') throw this.error(r);
-    const value = this.decode(r.slice(1));
-    this.pendingGuards.push({ container: globals.id as number, name, isAttr: false, value });
+    const cut = r.indexOf(';');
+    const valueId = Number(r.slice(1, cut));
+    const value = this.decode(r.slice(cut + 1));
+    this.pendingGuards.push({ container: globals.id as number, name, kind: r[0] === 'B' ? 2 : 0, valueId });
+    this.pinForTree(this.object(valueId));
     return { value, builtin: r[0] === 'B' };
   }
 
   /** An attribute read the wrapper must re-check (not needed under layers: the version covers them). */
-  recordAttrGuard(container: HostRef, name: string, value: RtValue): void {
-    this.pendingGuards.push({ container: container.id as number, name, isAttr: true, value });
+  recordAttrGuard(container: HostRef, name: string, valueId: number): void {
+    this.pendingGuards.push({ container: container.id as number, name, kind: 1, valueId });
+    this.pinForTree(container);
+    this.pinForTree(this.object(valueId));
   }
 
   sourceLine(file: string, line: number): string {
@@ -186,7 +272,7 @@ export class SotPythonHost implements Host, Codec {
       case 'CALL_FUNCTION_EX': return tx.v.minor >= 14 ? 4 : 3 + (ins.arg & 1);
       case 'BINARY_OP': case 'COMPARE_OP': case 'BINARY_SUBSCR': case 'CONTAINS_OP': case 'FORMAT_WITH_SPEC': return 2;
       case 'TO_BOOL': case 'UNARY_NEGATIVE': case 'UNARY_INVERT': case 'UNARY_NOT': case 'LOAD_ATTR': case 'FORMAT_SIMPLE':
-      case 'CONVERT_VALUE': case 'UNPACK_SEQUENCE': case 'GET_ITER': case 'DELETE_ATTR':
+      case 'CONVERT_VALUE': case 'UNPACK_SEQUENCE': case 'GET_ITER': case 'DELETE_ATTR': case 'FOR_ITER':
       case 'POP_JUMP_IF_TRUE': case 'POP_JUMP_IF_FALSE':
         return 1;
       case 'STORE_ATTR': return 2;
@@ -201,6 +287,7 @@ export class SotPythonHost implements Host, Codec {
       case 'STORE_ATTR': case 'STORE_SUBSCR': case 'DELETE_ATTR': return 0;
       case 'LOAD_ATTR': return step.arg & 1 ? 2 : 1;
       case 'UNPACK_SEQUENCE': return step.arg;
+      case 'SKIFF_FOR_ITER': return 3;
       default: return 1;
     }
   }

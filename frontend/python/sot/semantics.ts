@@ -119,7 +119,7 @@ export function recordOp(tx: Translator, name: string, inputs: readonly unknown[
 
 // ---- operators ----------------------------------------------------------------------------------
 
-export function binaryOp(tx: Translator, sym: string, a: Variable, b: Variable): Variable {
+export function binaryOp(tx: Translator, sym: string, a: Variable, b: Variable): Variable | undefined {
   if (a instanceof TensorVar || b instanceof TensorVar) return tensorBinary(tx, sym, a, b);
   if (sym === '[]') return getItem(tx, a, b);
   if (a instanceof ConstVar && b instanceof ConstVar) return fromComputed(tx, hostBinary(tx, sym, a.value, b.value));
@@ -284,15 +284,15 @@ export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
     const key = `${obj.ref.id as number}.${name}`;
     const shadow = tx.attrOverlay.get(key);
     if (shadow) return shadow;
-    let v: RtValue;
+    let v: RtValue, id: number;
     try {
-      v = tx.host.getattr({ k: 'obj', ref: obj.ref }, name);
+      ({ value: v, id } = tx.host.getattrWithId({ k: 'obj', ref: obj.ref }, name));
     } catch (e) {
       if (e instanceof HostError) throw new GraphBreak('SOT007', `${e.pyType}: ${e.message}`);
       throw e;
     }
     // Layer attributes are covered by the layer version guard; others are re-checked by the wrapper.
-    if (obj.info.kind !== 'layer') tx.host.recordAttrGuard(obj.ref, name, v);
+    if (obj.info.kind !== 'layer') tx.host.recordAttrGuard(obj.ref, name, id);
     const src = obj.source ? attrSource(obj.source, name) : null;
     if (v.k === 'tensor') return tx.constTensor(v.t);
     return tx.fromRt(v, src, false);
@@ -324,7 +324,7 @@ export function setAttr(tx: Translator, obj: Variable, name: string, value: Vari
   throw new GraphBreak('SOT007', `setting attribute '${name}' of ${obj.kind}`);
 }
 
-export function getItem(tx: Translator, obj: Variable, key: Variable): Variable {
+export function getItem(tx: Translator, obj: Variable, key: Variable): Variable | undefined {
   if (obj instanceof TensorVar) return tensorMethodCall(tx, obj, '__getitem__', [key], []);
   if (obj instanceof TupleVar || obj instanceof ListVar) {
     if (key instanceof ConstVar && (key.value.k === 'int' || key.value.k === 'bool')) {
@@ -529,14 +529,14 @@ function listMethod(tx: Translator, l: ListVar, name: string, args: Variable[], 
       if (i < 0) i += items.length;
       const [v] = items.splice(i, 1);
       setListItems(tx, l, items);
-      return v;
+      return v!;
     }
     case 'clear': setListItems(tx, l, []); return new ConstVar({ k: 'none' });
     case 'copy': return new ListVar(items);
     case 'reverse': items.reverse(); setListItems(tx, l, items); return new ConstVar({ k: 'none' });
     case 'index': case 'count': {
       const r = toRt(tx, l), a = args.map((x) => toRt(tx, x));
-      if (r && a.every(Boolean)) return fromComputed(tx, callOnHost(tx, { k: 'list', items: (r as { items: RtValue[] }).items }, name, a as RtValue[]));
+      if (r && r.k === 'list' && a.every(Boolean)) return fromComputed(tx, callOnHost(tx, { k: 'list', items: r.items }, name, a as RtValue[]));
       break;
     }
     default: break;
@@ -551,7 +551,7 @@ function dictMethod(tx: Translator, d: DictVar, name: string, args: Variable[], 
     case 'items': return new ListVar(d.keys.map((k, i) => new TupleVar([k, d.values[i]])));
     case 'get': {
       for (let i = 0; i < d.keys.length; i++) if (truthy(tx, compareOp(tx, '==', d.keys[i], args[0]))) return d.values[i];
-      return args[1] ?? new ConstVar({ k: 'none' });
+      return args.length > 1 ? args[1] : new ConstVar({ k: 'none' });
     }
     case 'update': {
       const other = args[0];

@@ -16,7 +16,8 @@ import { Tensor } from '../../../src/tensor/tensor.js';
 import type { CodeInfo } from './code.js';
 import { Frame } from './frame.js';
 import { HANDLERS } from '../handlers/index.js';
-import type { PythonHost } from './python_host.js';
+import { exitLoop } from '../handlers/jumps.js';
+import type { SotPythonHost as PythonHost } from './python_host.js';
 import type { VersionTable } from './versions.js';
 
 /** Where each entry slot goes when frames are rebuilt for a child node. */
@@ -25,8 +26,10 @@ export interface FrameLayout {
   readonly globalsId: number;
   readonly fnName: string;
   readonly ip: number;
-  /** Slot index per stack entry (-2: NULL). */
-  readonly stack: readonly number[];
+  /** Slot index per stack entry (-2: NULL); { iter: slot } for an iterator over a tuple slot. */
+  readonly stack: readonly (number | { iter: number })[];
+  /** The child starts after a SKIFF_FOR_ITER step of this FOR_ITER instruction (innermost frame). */
+  readonly forIter?: number;
   /** Slot index per localsplus entry (-1: unbound); cells: { cell: slot }. */
   readonly locals: readonly (number | { cell: number } | { cell: -1 })[];
 }
@@ -49,6 +52,8 @@ export class Translator {
   readonly effects: Effect[] = [];
   /** Attribute writes already logged, by object id and name: later reads in this segment see them. */
   readonly attrOverlay = new Map<string, Variable>();
+  /** Globals written in this segment (by globals-dict id and name). */
+  readonly globalOverlay = new Map<string, Variable>();
   /** Constant tensors (parameters, globals) bound into this segment's graph, with their templates. */
   private constInputs = new Map<number, Tensor>();
   /** Variables of entry slots (so templates can point back to the entry instead of copying). */
@@ -82,7 +87,13 @@ export class Translator {
       const code = this.host.code(fl.codeId);
       const f = new Frame(code, this.host.objectRef(fl.globalsId), fl.fnName);
       f.ip = fl.ip;
-      f.stack = fl.stack.map((s) => (s === -2 ? NULL : slotVar(s)));
+      f.stack = fl.stack.map((s) => {
+        if (typeof s !== 'number') {
+          const t = slotVar(s.iter);
+          return new IterVar(t instanceof TupleVar ? t.items.slice() : []);
+        }
+        return s === -2 ? NULL : slotVar(s);
+      });
       f.locals = fl.locals.map((s) => {
         if (typeof s === 'number') return s < 0 ? undefined : slotVar(s);
         if (s.cell < 0) return new CellVar(null);
@@ -91,7 +102,18 @@ export class Translator {
         return c;
       });
       this.frames.push(f);
+      if (fl.forIter !== undefined) this.resumeForIter(f, fl.forIter);
     }
+  }
+
+  /** After a concrete next() of an opaque iterator: [iter, has, value] on the stack. */
+  private resumeForIter(f: Frame, at: number): void {
+    const value = f.pop();
+    const has = f.pop();
+    const ins = f.code.instructions[at];
+    if (has instanceof ConstVar && has.value.k === 'bool' && has.value.v) { f.push(value); f.ip = at + 1; return; }
+    f.ip = at;
+    exitLoop(this, ins);
   }
 
   /** A variable for a real value found at `source`; guards it when asked. */
@@ -121,7 +143,7 @@ export class Translator {
         );
       case 'obj':
         if (v.ref.id === 0) return NULL;
-        if (g) this.guards.add(identityGuard(source!, v.ref.id, v.ref.typeName));
+        if (g) { this.guards.add(identityGuard(source!, v.ref.id, v.ref.typeName)); this.host.pinForTree(v.ref); }
         return this.objectVar(v.ref, source);
     }
   }
@@ -183,6 +205,11 @@ export class Translator {
     return undefined;
   }
 
+  /** Logs a side effect (a concrete step on real objects) replayed after the graph runs. */
+  logEffect(opname: string, operands: Variable[]): void {
+    this.effects.push({ step: { opname, arg: 0 }, operands: operands.map(varTemplate) });
+  }
+
   pushFrame(f: Frame): void {
     if (this.frames.length > 64) throw new GraphBreak('SOT006', 'inlining depth limit reached');
     this.frames.push(f);
@@ -206,11 +233,20 @@ export class Translator {
     this.events.push(event);
     if (this.opts.strict) throw new StrictModeError(event);
     this.opts.log(1, `sot: graph break ${e.code} at ${event.file}:${event.line}: ${e.detail}`);
-    const step: ConcreteStep = { opname, arg, argval: this.host.argval(f.code, ins) };
-    return this.finish({ k: 'step', step, operandVars, npop, event });
+    let stepName = opname;
+    let resumeIp = ins.index + 1;
+    let forIter: number | undefined;
+    let iterResult = false;
+    if (opname.startsWith('POP_JUMP_IF')) { stepName = 'TO_BOOL'; resumeIp = ins.index; }
+    else if (opname === 'GET_ITER') { if (operandVars[0] instanceof TensorVar) iterResult = true; else stepName = 'SKIFF_ITER'; }
+    else if (opname === 'FOR_ITER') { stepName = 'SKIFF_FOR_ITER'; forIter = ins.index; resumeIp = ins.index; }
+    const step: ConcreteStep = { opname: stepName, arg, argval: this.host.argval(f.code, ins) };
+    return this.finish({ k: 'step', step, operandVars, npop, event, resumeIp, forIter, iterResult });
   }
 
-  private finish(exit: { k: 'return'; value: Variable } | { k: 'step'; step: ConcreteStep; operandVars: Variable[]; npop: number; event: BreakEvent }): TreeNode {
+  private finish(exit: { k: 'return'; value: Variable } | {
+    k: 'step'; step: ConcreteStep; operandVars: Variable[]; npop: number; event: BreakEvent; resumeIp: number; forIter?: number; iterResult: boolean;
+  }): TreeNode {
     const outs: SymTensor[] = [];
     const outIndex = new Map<SymTensor, number>();
     const made = new Map<Variable, Template>();
@@ -221,10 +257,11 @@ export class Translator {
     for (const e of this.effects) effects.push({ step: e.step, operands: e.operands });
     const mutated = this.mutatedContainers();
     for (const c of mutated) {
-      if (c instanceof ListVar) effects.push({ step: { opname: 'SKIFF_LIST_REPLACE', arg: 0 }, operands: [{ k: 'const', v: { k: 'obj', ref: c.ref! } }, { k: 'list', items: c.items.map(tpl) }] });
-      else if (c instanceof DictVar) effects.push({ step: { opname: 'SKIFF_DICT_REPLACE', arg: 0 }, operands: [{ k: 'const', v: { k: 'obj', ref: c.ref! } }, { k: 'dict', keys: c.keys.map(tpl), values: c.values.map(tpl) }] });
+      const target: Template = this.containerRef(c);
+      if (c instanceof ListVar) effects.push({ step: { opname: 'SKIFF_LIST_REPLACE', arg: 0 }, operands: [target, { k: 'list', items: c.items.map(tpl) }] });
+      else effects.push({ step: { opname: 'SKIFF_DICT_REPLACE', arg: 0 }, operands: [target, { k: 'dict', keys: c.keys.map(tpl), values: c.values.map(tpl) }] });
     }
-    const finalEffects = effects.map((e) => ({ step: e.step, operands: e.operands.map((o) => (isVarTemplate(o) ? tpl(o.v) : o)) }));
+    const finalEffects = effects.map((e) => ({ step: e.step, operands: e.operands.map((o) => (isVarTemplate(o) ? tpl((o as unknown as VarTemplate).v) : o)) }));
 
     let nodeExit: TreeNode['exit'];
     if (exit.k === 'return') {
@@ -233,10 +270,11 @@ export class Translator {
       const operands = exit.operandVars.map(tpl);
       // Child layout: every frame; the innermost frame's stack without the operands, plus the
       // values the step pushes (appended as result slots by the runtime).
-      const resume: Template[] = [];
+      const resume: Template[] = [{ k: 'result', i: 0 }];  // slot 0: the layer version after the step
       const slotOf = new Map<Variable, number>();
-      const slot = (v: Variable): number => {
+      const slot = (v: Variable): number | { iter: number } => {
         if (v instanceof NullVar) return -2;
+        if (v instanceof IterVar) { const i = resume.length; resume.push(tpl(v)); return { iter: i }; }
         let i = slotOf.get(v);
         if (i === undefined) { i = resume.length; resume.push(tpl(v)); slotOf.set(v, i); }
         return i;
@@ -247,15 +285,21 @@ export class Translator {
         const locals = fr.locals.map((l, li) => {
           if (l === undefined) return -1;
           if (l instanceof CellVar && fr.code.wire.localkinds[li] !== 'l') {
-            return l.contents ? { cell: slot(l.contents) } : { cell: -1 };
+            const c = l.contents ? slot(l.contents) : -1;
+            return { cell: typeof c === 'number' ? c : -1 };
           }
-          return slot(l);
+          const sl = slot(l);
+          return typeof sl === 'number' ? sl : -1;
         });
-        return { codeId: fr.code.id, globalsId: fr.globals.id as number, fnName: fr.fnName, ip: fr.ip, stack, locals };
+        return inner
+          ? { codeId: fr.code.id, globalsId: fr.globals.id as number, fnName: fr.fnName, ip: exit.resumeIp, stack, locals, forIter: exit.forIter }
+          : { codeId: fr.code.id, globalsId: fr.globals.id as number, fnName: fr.fnName, ip: fr.ip, stack, locals };
       });
+      // Step results come after the layer version (result 0): results 1..n are pushed.
       const nres = this.host.stepResultCount(exit.step);
-      for (let r = 0; r < nres; r++) {
-        (frames[frames.length - 1].stack as number[]).push(resume.length);
+      const innerStack = frames[frames.length - 1].stack as (number | { iter: number })[];
+      for (let r = 1; r <= nres; r++) {
+        innerStack.push(exit.iterResult ? { iter: resume.length } : resume.length);
         resume.push({ k: 'result', i: r });
       }
       nodeExit = { k: 'step', step: exit.step, operands, resume, layout: { frames } satisfies Layout, event: exit.event };
@@ -271,11 +315,21 @@ export class Translator {
         if (inp.source.k === 'const') return { k: 'const', v: { k: 'tensor', t: this.constInputs.get(inp.source.i)! } } as Template;
         return { k: 'local', source: inp.source } as Template;
       });
-      if (compiled.opCount < this.opts.minGraphSize) this.opts.log(1, `sot: subgraph of ${compiled.opCount} ops (< MIN_GRAPH_SIZE ${this.opts.minGraphSize}) runs op by op`);
+      if (compiled.opCount < this.opts.minGraphSize) {
+        compiled.opByOp = true;
+        this.opts.log(1, `sot: subgraph of ${compiled.opCount} ops (< MIN_GRAPH_SIZE ${this.opts.minGraphSize}) runs op by op`);
+      }
       this.opts.log(1, `sot: graph with ${compiled.opCount} ops, ${compiled.inputs.length} inputs, ${outs.length} outputs`);
       if (this.opts.logLevel >= 2) this.opts.log(2, compiled.describe());
     }
     return new TreeNode(this.guards, graph, graphInputs, finalEffects, nodeExit, this.host.hostCheckFor(this));
+  }
+
+  /** The real container behind a variable: this call's object (via its source) or a fixed one. */
+  private containerRef(c: ListVar | DictVar): Template {
+    const src = this.entryVars.get(c) ?? c.source;
+    if (src && (src.k === 'slot' || src.k === 'item')) return { k: 'local', source: src };
+    return { k: 'const', v: { k: 'obj', ref: c.ref! } };
   }
 
   /** Containers that came from outside (have a host ref) and whose contents changed. */
@@ -287,7 +341,9 @@ export class Translator {
   /** How a variable's value is rebuilt at run time. */
   private template(v: Variable, outs: SymTensor[], outIndex: Map<SymTensor, number>, made: Map<Variable, Template>): Template {
     const src = this.entryVars.get(v);
-    if (src && !(v instanceof ListVar && this.mutated.has(v)) && !(v instanceof DictVar && this.mutated.has(v))) return { k: 'local', source: src };
+    // Host lists/dicts may change in effects and steps: the child re-reads them after the step.
+    if ((v instanceof ListVar || v instanceof DictVar) && v.ref) return { k: 'fresh', inner: this.containerRef(v) };
+    if (src) return { k: 'local', source: src };
     const rec = (x: Variable) => this.template(x, outs, outIndex, made);
     if (v instanceof ConstVar) return { k: 'const', v: v.value };
     if (v instanceof TensorVar) {
@@ -301,14 +357,8 @@ export class Translator {
       return { k: 'gout', i };
     }
     if (v instanceof TupleVar) return { k: 'tuple', items: v.items.map(rec) };
-    if (v instanceof ListVar) {
-      if (v.ref) return { k: 'const', v: { k: 'obj', ref: v.ref } };
-      return { k: 'list', items: v.items.map(rec) };
-    }
-    if (v instanceof DictVar) {
-      if (v.ref) return { k: 'const', v: { k: 'obj', ref: v.ref } };
-      return { k: 'dict', keys: v.keys.map(rec), values: v.values.map(rec) };
-    }
+    if (v instanceof ListVar) return { k: 'list', items: v.items.map(rec) };
+    if (v instanceof DictVar) return { k: 'dict', keys: v.keys.map(rec), values: v.values.map(rec) };
     if (v instanceof ObjectVar) { this.host.pinForTree(v.ref); return { k: 'const', v: { k: 'obj', ref: v.ref } }; }
     if (v instanceof NullVar) return { k: 'const', v: { k: 'obj', ref: this.host.nullRef } };
     return this.host.materializeTemplate(this, v, rec);

@@ -16,3 +16,4 @@ import './random.js';
 import './unary.js';
 import './ternary.js';
 import './reduce.js';
+import './matmul.js';

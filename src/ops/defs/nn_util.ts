@@ -1,6 +1,6 @@
 // Attribute normalisation shared by the nn_* and random op definitions: Paddle's accepted forms
 // of stride/padding/dilation/kernel_size, window output sizes over symbolic dims, shape lists.
-import { type Dim, dimAdd, dimFloorDiv, dimSub, ShapeError, shapeStr } from '../../tensor/shape.js';
+import { type Dim, dimAdd, dimFloorDiv, dimSub, ShapeError } from '../../tensor/shape.js';
 import type { Attrs, AttrValue } from '../types.js';
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
@@ -70,8 +70,6 @@ export function shapeList(op: string, s: Attrs[string] | undefined): number[] {
   if (!list || !list.every((d) => isInt(d) && d >= 0)) throw new ShapeError(`${op}: invalid shape ${JSON.stringify(s)}; expected a list of non-negative integers`);
   return list;
 }
-
-export const shapeOf = (d: readonly Dim[]): string => shapeStr(d);
 
 /** Splits a uint64 seed into 32-bit halves for native attributes (doubles hold only 53 bits). */
 export function u64Halves(v: bigint): [number, number] {

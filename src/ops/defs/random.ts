@@ -34,14 +34,14 @@ const SHAPE: AttrSpec = { name: 'shape', type: 'int[]' };
 const DTYPE: AttrSpec = { name: 'dtype', type: 'dtype', default: null };
 
 /** A random creation op: output from attributes, kernel attrs [seed, a, b]. */
-function creator(name: string, attrs: AttrSpec[], names: string[], params: (a: Attrs) => [number, number, number], shapeOf = (a: Attrs) => a.shape): OpDef {
+function creator(name: string, attrs: AttrSpec[], names: string[], params: (a: Attrs) => [number, number, number]): OpDef {
   return registerOp({
     name,
     inputs: [],
     attrs,
     outputs: ['out'],
     random: true,
-    infer: (_ins, a) => { params(a); return [{ dtype: floatDType(name, a), shape: shapeList(name, shapeOf(a)) }]; },
+    infer: (_ins, a) => { params(a); return [{ dtype: floatDType(name, a), shape: shapeList(name, a.shape) }]; },
     encode: (a) => params(a),
     api: { names },
   });

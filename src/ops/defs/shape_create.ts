@@ -117,7 +117,8 @@ export const eye = registerOp({
   infer: (_ins, a) => {
     const rows = intAttr('eye', 'num_rows', a.num_rows);
     const cols = a.num_columns === null ? rows : intAttr('eye', 'num_columns', a.num_columns);
-    if (rows < 0 || cols < 0) throw new ShapeError(`eye: num_rows and num_columns must be non-negative, got ${rows} and ${cols}`);
+    if (rows < 0) throw new TypeError(`eye: num_rows should be a non-negative int, got ${rows}`);
+    if (cols < 0) throw new TypeError(`eye: num_columns should be a non-negative int, got ${cols}`);
     return [{ dtype: dtypeOr(a.dtype, 'float32'), shape: [rows, cols] }];
   },
   encode: () => [],

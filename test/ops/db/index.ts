@@ -11,3 +11,7 @@ import './nn_pool.js';
 import './nn_norm.js';
 import './nn_loss.js';
 import './random.js';
+import './unary.js';
+import './ternary.js';
+import './reduce.js';
+import './matmul.js';

@@ -66,7 +66,11 @@ addRecords({
   ],
   ref: ([x], a) => { const X = arr(x); const dt = (a.dtype as DType) ?? X.dtype; return filled(X.shape, Number(a.fill_value), dt); },
   dtypes: [...FLOATS],
-  bad: [{ inputs: [rand([2])], attrs: { fill_value: 1, dtype: 'complex64' }, error: /full_like: unknown dtype 'complex64'/ }],
+  bad: [
+    { inputs: [rand([2])], attrs: { fill_value: 1, dtype: 'complex64' }, error: /full_like: unknown dtype 'complex64'/ },
+    { inputs: [rand([2])], attrs: { fill_value: 300, dtype: 'int8' }, error: /full_like: the fill value 300.* is out of range for int8/ },
+    { inputs: [rand([2])], attrs: { fill_value: NaN, dtype: 'int32' }, error: /full_like: the fill value nan is out of range for int32/ },
+  ],
 }, ...(['zeros_like', 'ones_like'] as const).map((op) => ({
   op,
   samples: [
@@ -94,7 +98,10 @@ addRecords({
     const rows = a.num_rows as number, cols = (a.num_columns as number) ?? rows;
     return build([rows, cols], (a.dtype as DType) ?? 'float32', ([i, j]) => (i === j ? 1 : 0));
   },
-  bad: [{ inputs: [], attrs: { num_rows: -1 }, error: /eye: num_rows and num_columns must be non-negative/ }],
+  bad: [
+    { inputs: [], attrs: { num_rows: -1 }, error: /eye: num_rows should be a non-negative int, got -1/ },
+    { inputs: [], attrs: { num_rows: 2, num_columns: -3 }, error: /eye: num_columns should be a non-negative int/ },
+  ],
 }, ...(['tril', 'triu'] as const).map((op) => ({
   op,
   samples: [

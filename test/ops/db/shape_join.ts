@@ -193,5 +193,6 @@ addRecords({
     { inputs: [rand([2, 3])], attrs: { pad: [1, -1, 0, 0] }, error: /pad: paddings must be >= 0/ },
     { inputs: [rand([2, 3])], attrs: { pad: [1, 1] }, error: /pad: pad has 2 entries, so x must be 3-, 4- or 5-D/ },
     { inputs: [rand([1, 1, 2, 3])], attrs: { pad: [1, 1] }, error: /pad: pad must have 4 entries for a 4-D input/ },
+    { inputs: [rand([2], 'int32', 1, -9, 9)], attrs: { pad: [1, 1], value: 1e10 }, error: /pad: value 10000000000.* is out of range for int32/ },
   ],
 });

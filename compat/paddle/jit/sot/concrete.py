@@ -143,6 +143,27 @@ def _get_iter(arg, argval, ops, info):
     return [tuple(ops[0])]
 
 
+def _skiff_iter(arg, argval, ops, info):
+    return [iter(ops[0])]
+
+
+def _skiff_for_iter(arg, argval, ops, info):
+    it = ops[0]
+    try:
+        v = next(it)
+    except StopIteration:
+        return [it, False, None]
+    return [it, True, v]
+
+
+def _raise(arg, argval, ops, info):
+    if not ops:
+        raise RuntimeError('No active exception to reraise')
+    if len(ops) == 2:
+        raise ops[0] from ops[1]
+    raise ops[0]
+
+
 def _list_replace(arg, argval, ops, info):
     ops[0][:] = ops[1]
     return []
@@ -203,6 +224,9 @@ _STEPS = {
     'CONVERT_VALUE': _convert,
     'UNPACK_SEQUENCE': _unpack_sequence,
     'GET_ITER': _get_iter,
+    'SKIFF_ITER': _skiff_iter,
+    'SKIFF_FOR_ITER': _skiff_for_iter,
+    'RAISE_VARARGS': _raise,
     'SKIFF_LIST_REPLACE': _list_replace,
     'SKIFF_DICT_REPLACE': _dict_replace,
     'SKIFF_STORE_GLOBAL': _store_global,

@@ -20,6 +20,7 @@ from ...tensor import Tensor
 _call_ts = _ts.call
 _register_ts = _ts.register
 _MISSING = object()
+_NO_SELF = object()
 
 # A global counter of Layer structure changes (setattr, add_sublayer, train/eval, hooks);
 # guards on layers compare it instead of re-reading attributes on every call.
@@ -61,6 +62,9 @@ class StaticFunction:
 
     def __init__(self, fn, input_spec=None, full_graph=False):
         self._fn = fn
+        # A bound method is translated as its function with `self` as the first argument.
+        self._self = fn.__self__ if isinstance(fn, types.MethodType) else _NO_SELF
+        self._target = fn.__func__ if isinstance(fn, types.MethodType) else fn
         self._input_spec = input_spec
         self._full_graph = full_graph
         self._fid = 0
@@ -91,18 +95,24 @@ class StaticFunction:
             return self._fn(*args, **kwargs)
         fid = self._fid
         if not fid:
-            fid = self._fid = _register_ts(remember(self._fn), 1 if self._full_graph else 0)
+            fid = self._fid = _register_ts(remember(self._target), remember(self), 1 if self._full_graph else 0)
             if fid < 0:
                 self._eager = True
                 return self._fn(*args, **kwargs)
-        for container, name, is_attr, expected in self._globals:
-            got = getattr(container, name, _MISSING) if is_attr else container.get(name, _MISSING)
+        call_args = args if self._self is _NO_SELF else (self._self,) + args
+        for container, name, kind, expected in self._globals:
+            if kind == 0:
+                got = container.get(name, _MISSING)
+            elif kind == 1:
+                got = getattr(container, name, _MISSING)
+            else:   # a builtin read through a globals dict: not shadowed, and still the same
+                got = _MISSING if name in container else getattr(builtins, name, _MISSING)
             if got is not expected:
                 _ts.invalidate(fid)
                 self._globals = ()
                 break
         out = ['i%d;' % LAYER_VERSION[0]]
-        for a in args:
+        for a in call_args:
             _enc(a, out)
         if kwargs:
             out.append('D0;{')
@@ -111,11 +121,13 @@ class StaticFunction:
                 out.append(k)
                 _enc(v, out)
             out.append('}')
-        r = _call_ts(fid, ''.join(out), len(args))
+        r = _call_ts(fid, ''.join(out), len(call_args))
         if r[0] == 'E':
             _raise_pending(r)
         if r == 'F':          # the function was marked eager (fallback) during this call
             self._eager = True
+            return self._fn(*args, **kwargs)
+        if r == 'X':          # could not bind the arguments: Python raises the same TypeError
             return self._fn(*args, **kwargs)
         return decode(r)
 
@@ -216,9 +228,10 @@ def type_name(oid):
 
 
 def get_attr(value_enc, name):
-    """getattr on a real value; 'E...' with the exception on failure."""
+    """getattr on a real value as '<id of the value>;<encoding>'; 'E...' on failure."""
     try:
-        return encode(getattr(decode(value_enc), name))
+        v = getattr(decode(value_enc), name)
+        return '%d;%s' % (remember(v), encode(v))
     except BaseException as e:  # noqa: BLE001 - every error is reported to the translator
         return _error(e)
 
@@ -232,13 +245,14 @@ def global_lookup(globals_oid, name):
         v = (b.get(name, _MISSING) if isinstance(b, dict) else getattr(b, name, _MISSING))
         if v is _MISSING:
             return _error(NameError("name '%s' is not defined" % name))
-        return 'B' + encode(v)
-    return 'G' + encode(v)
+        return 'B%d;%s' % (remember(v), encode(v))
+    return 'G%d;%s' % (remember(v), encode(v))
 
 
 def function_parts(oid):
     """Globals, defaults, kwdefaults and closure cell contents of a function (for inlining)."""
     f = OBJECTS[oid]
+    pin(remember(f.__globals__))   # the translator refers to the globals dict by id for good
     cells = f.__closure__ or ()
     contents = []
     for c in cells:
@@ -250,7 +264,8 @@ def function_parts(oid):
     return json.dumps([
         remember(f.__globals__), encode(f.__defaults__ or ()), encode(dict(f.__kwdefaults__ or {})),
         encode(tuple(c for c in cells)),
-        encode(tuple(None if x is _MISSING else x for x in contents))])
+        encode(tuple(None if x is _MISSING else x for x in contents)),
+        [remember(x) for x in contents]])
 
 
 def step(opname, arg, argval_enc, operands_enc):
@@ -300,10 +315,76 @@ def end_call():
             del OBJECTS[k]
 
 
-def set_globals_guards(fn_oid, guards_enc):
-    """Installs the function-wide global guards on the StaticFunction wrappers of fn."""
-    return 0
+def set_wrapper_guards(wrapper_oid, guards_json):
+    """Installs the function-wide guards (globals, attributes, closure cells read while
+    translating) on a StaticFunction; it re-checks them with `is` before every call."""
+    import json
+    w = OBJECTS[wrapper_oid]
+    out = []
+    for container, name, kind, value_id in json.loads(guards_json):
+        out.append((OBJECTS[container], name, kind, OBJECTS[value_id]))
+    w._globals = tuple(out)
 
 
 def source_line(filename, lineno):
     return linecache.getline(filename, lineno).strip()
+
+
+# ---- helpers the translator asks (translation time only) ----------------------------------------
+def dtype_name(oid):
+    """The dtype name an object stands for (a paddle dtype, 'float32', float, int, bool), or ''."""
+    from ...dtype import DType
+    o = OBJECTS[oid]
+    if isinstance(o, DType):
+        return o.name
+    return ''
+
+
+def dtype_object(name):
+    from ...dtype import DTYPES
+    return remember(DTYPES[name])
+
+
+def layer_call_target(oid):
+    """What calling a layer runs: its bound forward when it has no hooks, else its __call__."""
+    layer = OBJECTS[oid]
+    hooks = getattr(layer, '_forward_pre_hooks', None) or getattr(layer, '_forward_post_hooks', None)
+    if hooks:
+        return remember(layer.__call__)
+    fwd = layer.forward
+    if isinstance(fwd, StaticFunction):
+        fwd = fwd._fn
+    return remember(fwd)
+
+
+def compat_function(module, name):
+    import importlib
+    return remember(getattr(importlib.import_module(module), name))
+
+
+def isinstance_(value_enc, cls_enc):
+    return isinstance(decode(value_enc), decode(cls_enc))
+
+
+def sorted_values(enc):
+    return encode(sorted(decode(enc)))
+
+
+def builtin_object(name):
+    return remember(getattr(builtins, name))
+
+
+class _TensorSample(Tensor):
+    """Stands for 'some Tensor' in isinstance checks of symbolic tensors."""
+    __slots__ = ()
+
+    def __del__(self):
+        pass
+
+
+TENSOR_SAMPLE = object.__new__(_TensorSample)
+
+
+def reencode(oid):
+    """The current contents of a list/dict TypeScript holds by id."""
+    return encode(OBJECTS[oid])

@@ -1,0 +1,51 @@
+// Registers the translator with a loaded Pyodide as the module `_skiff_sot`
+// (compat/paddle/jit/sot/runtime.py calls it). The runtime is built on first use, when
+// paddle.jit.sot.runtime is importable and the interpreter's opcode tables can be read.
+import type { PyodideInterface } from 'py313';
+import { Decoder } from '../bytecode/decode.js';
+import { INTERP_INFO_PY, type InterpreterInfo } from '../bytecode/interp_info.js';
+import type { Bridge } from '../bridge.js';
+import type { PyRuntime } from './python_host.js';
+import { SotRuntime } from './runtime.js';
+
+const RUNTIME_FUNCTIONS = [
+  'code_info', 'describe', 'type_name', 'get_attr', 'global_lookup', 'function_parts', 'step', 'pin', 'unpin', 'end_call',
+  'source_line', 'set_error_location', 'dtype_name', 'dtype_object', 'layer_call_target', 'compat_function', 'isinstance_',
+  'sorted_values', 'builtin_object', 'reencode', 'set_wrapper_guards',
+] as const;
+
+/** Reads the running interpreter's opcode facts once. */
+export function interpreterInfo(py: PyodideInterface): InterpreterInfo {
+  py.runPython(INTERP_INFO_PY);
+  const fn = py.globals.get('_skiff_interp_info');
+  try {
+    const d = fn();
+    try {
+      return d.toJs({ dict_converter: Object.fromEntries }) as InterpreterInfo;
+    } finally { d.destroy(); }
+  } finally { fn.destroy(); }
+}
+
+export function installSot(py: PyodideInterface, bridge: Bridge): { runtime(): SotRuntime } {
+  let rt: SotRuntime | null = null;
+  const runtime = (): SotRuntime => {
+    if (rt) return rt;
+    // Long-lived proxies: the module and one per runtime function, kept for the process (never
+    // per call). Attribute proxies are borrowed from the module's, so the module stays alive too.
+    const mod = py.pyimport('paddle.jit.sot.runtime') as unknown as Record<string, unknown>;
+    const fns: Record<string, unknown> = {};
+    for (const name of RUNTIME_FUNCTIONS) fns[name] = mod[name];
+    const pyrt = fns as unknown as PyRuntime & { set_wrapper_guards(oid: number, json: string): void };
+    const decoder = new Decoder(interpreterInfo(py));
+    rt = new SotRuntime(pyrt, bridge.handles, decoder, (oid, json) => pyrt.set_wrapper_guards(oid, json));
+    return rt;
+  };
+  py.registerJsModule('_skiff_sot', {
+    register: (fnOid: number, wrapperOid: number, fullGraph: number) => runtime().register(fnOid, wrapperOid, fullGraph),
+    call: (fid: number, enc: string, nargs: number) => rt!.call(fid, enc, nargs),
+    invalidate: (fid: number) => rt?.invalidate(fid),
+    explain: (fid: number) => JSON.stringify(runtime().explain(fid)),
+    translate_count: (fid: number) => runtime().translateCount(fid || undefined),
+  });
+  return { runtime };
+}

@@ -1,0 +1,304 @@
+// The SOT runtime for Python: registered functions, their trace trees, the call entry the
+// Python wrapper (compat/paddle/jit/sot/runtime.py StaticFunction) crosses into once per call,
+// counters, explain() and the log channels (SOT_LOG_LEVEL, STRICT_MODE, MIN_GRAPH_SIZE).
+import type { BreakEvent } from '../../../sot/graph_breaks.js';
+import { GraphBreak } from '../../../sot/graph_breaks.js';
+import { HostError } from '../../../sot/host.js';
+import { describeFailure, type TreeNode, walk, type WalkStats } from '../../../sot/trace_tree.js';
+import type { RtValue } from '../../../sot/values.js';
+import { CellVar } from '../../../sot/variables.js';
+import type { Decoder } from '../bytecode/decode.js';
+import type { CodeInfo } from './code.js';
+import { CO_VARARGS, CO_VARKEYWORDS } from './code.js';
+import { type HostGuard, type PyRef, type PyRuntime, SotPythonHost } from './python_host.js';
+import { type Layout, StrictModeError, Translator } from './translator.js';
+import { versionTable, type VersionTable } from './versions.js';
+import type { HandleTable } from '../handles.js';
+
+/** Limits from ARCHITECTURE.md: a tree past this many nodes, or this many translations, goes eager. */
+export const NODE_LIMIT = 64;
+export const TRANSLATION_LIMIT = 20;
+
+interface Fn {
+  readonly fid: number;
+  readonly ref: PyRef;
+  readonly code: CodeInfo;
+  readonly wrapperId: number;
+  readonly fullGraph: boolean;
+  roots: TreeNode[];
+  translations: number;
+  eager: boolean;
+  eagerReason: string;
+  guards: HostGuard[];
+  events: BreakEvent[];
+  pins: number[];
+}
+
+export interface SotStats { translations: number; graphsRun: number; stepsRun: number; calls: number; fallbacks: number }
+
+function envInt(name: string, dflt: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === '') return dflt;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : dflt;
+}
+
+export class SotRuntime {
+  readonly host: SotPythonHost;
+  readonly v: VersionTable;
+  private fns: Fn[] = [];
+  readonly stats: SotStats = { translations: 0, graphsRun: 0, stepsRun: 0, calls: 0, fallbacks: 0 };
+  logLevel = envInt('SOT_LOG_LEVEL', 0);
+  strict = envInt('STRICT_MODE', 0) > 0;
+  minGraphSize = envInt('MIN_GRAPH_SIZE', 10);
+  /** Writes log lines (stderr by default; tests capture them). */
+  log: (line: string) => void = (line) => { process.stderr.write(`${line}\n`); };
+
+  constructor(readonly rt: PyRuntime, handles: HandleTable, decoder: Decoder, private readonly setWrapperGuards: (wrapperId: number, guards: string) => void) {
+    this.host = new SotPythonHost(rt, handles, decoder);
+    this.v = versionTable(decoder.info.version[1]);
+  }
+
+  // ---- called from Python ---------------------------------------------------------------------
+
+  /** Registers a function (by object id) for translation; -1 means "always run it as plain Python". */
+  readonly register = (fnOid: number, wrapperOid: number, fullGraph: number): number => {
+    const ref = this.host.object(fnOid);
+    const info = this.host.describe(ref);
+    if (info.kind !== 'function') return -1;
+    const code = this.host.code(info.codeId);
+    this.host.pin(ref);
+    this.host.pin(this.host.object(wrapperOid));
+    const fn: Fn = {
+      fid: this.fns.length + 1, ref, code, wrapperId: wrapperOid, fullGraph: fullGraph !== 0, roots: [], translations: 0,
+      eager: false, eagerReason: '', guards: [], events: [], pins: [],
+    };
+    const why = this.host.unsupportedReason(code);
+    if (why) {
+      if (this.strict || fn.fullGraph) throw new Error(`to_static: ${code.name} cannot be translated: ${why}`);
+      fn.eager = true;
+      fn.eagerReason = why;
+      this.stats.fallbacks++;
+      this.log1(`sot: ${code.wire.qualname} runs as plain Python: ${why}`);
+    }
+    this.fns.push(fn);
+    return fn.eager ? -1 : fn.fid;
+  };
+
+  /** One call: 'E…' an exception (pending in Python), 'F' run eagerly from now on, 'X' run eagerly this time, else the encoded result. */
+  readonly call = (fid: number, enc: string, nargs: number): string => {
+    const fn = this.fns[fid - 1];
+    this.stats.calls++;
+    let stepsBefore = this.stats.stepsRun;
+    try {
+      if (!fn || fn.eager) return 'F';
+      if (fn.translations >= TRANSLATION_LIMIT || fn.roots.reduce((a, r) => a + r.size(), 0) > NODE_LIMIT) {
+        this.markEager(fn, fn.translations >= TRANSLATION_LIMIT ? `more than ${TRANSLATION_LIMIT} translations (SOT104)` : `trace tree past ${NODE_LIMIT} nodes (SOT103)`);
+        return 'F';
+      }
+      const vals = this.host.decodeMany(enc);
+      const entry = this.bindRoot(fn, vals, nargs);
+      if (!entry) return 'X';
+      stepsBefore = this.stats.stepsRun;
+      const stats: WalkStats = { graphsRun: 0, stepsRun: 0, translations: 0 };
+      const result = walk(fn.roots, entry, this.host, (parent, e) => this.translate(fn, parent, e), stats, (node, failed) => {
+        if (this.logLevel >= 2) this.log2(`sot: cache miss in ${fn.code.wire.qualname}${node ? ' (after a break)' : ''}: ${failed.map(describeFailure).join('; ')}`);
+      });
+      this.stats.graphsRun += stats.graphsRun;
+      this.stats.stepsRun += stats.stepsRun;
+      if (this.logLevel >= 2 && stats.translations === 0) this.log2(`sot: cache hit in ${fn.code.wire.qualname}`);
+      return this.host.encode(result);
+    } catch (e) {
+      return this.failure(fn, e, this.stats.stepsRun > stepsBefore);
+    } finally {
+      this.rt.end_call();
+    }
+  };
+
+  readonly invalidate = (fid: number): void => {
+    const fn = this.fns[fid - 1];
+    if (!fn) return;
+    this.log2(`sot: ${fn.code.wire.qualname}: a global or attribute changed; translations dropped`);
+    this.dropTree(fn);
+  };
+
+  // ---- translation ---------------------------------------------------------------------------
+
+  private translate(fn: Fn, parent: TreeNode | null, entry: readonly RtValue[]): TreeNode {
+    fn.translations++;
+    this.stats.translations++;
+    const host = this.host;
+    host.pendingGuards = [];
+    host.pendingPins = [];
+    const opts = { minGraphSize: this.minGraphSize, strict: this.strict || fn.fullGraph, log: (lvl: number, m: string) => this.logAt(lvl, m), logLevel: this.logLevel };
+    let guardSlot: (i: number) => boolean;
+    let layout: Layout;
+    if (!parent) {
+      guardSlot = () => true;
+      layout = this.rootLayout(fn);
+    } else {
+      const exit = parent.exit;
+      if (exit.k !== 'step') throw new Error('sot: a return node has no children');
+      guardSlot = (i) => i === 0 || exit.resume[i].k === 'result' || exit.resume[i].k === 'fresh';
+      layout = exit.layout as Layout;
+    }
+    const tx = new Translator(host, this.v, opts, entry, guardSlot);
+    tx.enter(layout);
+    if (!parent) this.bindRootClosure(fn, tx);
+    const node = tx.run();
+    fn.events.push(...tx.events);
+    fn.pins.push(...host.pendingPins);
+    if (host.pendingGuards.length) {
+      fn.guards.push(...host.pendingGuards);
+      this.setWrapperGuards(fn.wrapperId, this.encodeGuards(fn.guards));
+    }
+    if (this.logLevel >= 1) {
+      this.log1(`sot: translated ${fn.code.wire.qualname} (${parent ? 'after a break' : 'entry'}): ${node.graph ? node.graph.opCount : 0} ops, ` +
+        `${node.exit.k === 'step' ? `break ${node.exit.event.code} at line ${node.exit.event.line}` : 'returns'}; guards: ${node.guards.describe().join('; ') || 'none'}`);
+    }
+    return node;
+  }
+
+  /** The outermost frame at instruction 0 with parameters in slots 1..n (slot 0: the layer version). */
+  private rootLayout(fn: Fn): Layout {
+    const c = fn.code;
+    const locals: (number | { cell: number })[] = [];
+    for (let i = 0; i < c.nlocalsplus; i++) locals.push(i < c.nparams ? i + 1 : -1);
+    const parts = this.host.functionParts(fn.ref);
+    return { frames: [{ codeId: c.id, globalsId: parts.globals, fnName: c.wire.qualname, ip: 0, stack: [], locals }] };
+  }
+
+  /** Free variables of the outermost function: cell contents read now, re-checked by the wrapper. */
+  private bindRootClosure(fn: Fn, tx: Translator): void {
+    const parts = this.host.functionParts(fn.ref);
+    const cells = parts.cells.k === 'tuple' ? parts.cells.items : [];
+    const contents = parts.contents.k === 'tuple' ? parts.contents.items : [];
+    const f = tx.frames[0];
+    const nfree = cells.length;
+    for (let i = 0; i < nfree; i++) {
+      const cell = cells[i];
+      if (cell.k === 'obj') this.host.recordAttrGuard(cell.ref, 'cell_contents', parts.contentIds[i]);
+      const c = contents[i];
+      const v = c.k === 'tensor' ? tx.constTensor(c.t) : tx.fromRt(c, null, false);
+      f.locals[fn.code.nlocalsplus - nfree + i] = new CellVar(v, null);
+    }
+    f.closureBound = true;
+  }
+
+  /** Binds call arguments to parameters like CPython; null when binding fails (Python then raises it). */
+  private bindRoot(fn: Fn, vals: RtValue[], nargs: number): RtValue[] | null {
+    const [version, ...rest] = vals;
+    const args = rest.slice(0, nargs);
+    const kw = rest[nargs];
+    const w = fn.code.wire;
+    const parts = this.host.functionParts(fn.ref);
+    const defaults = parts.defaults.k === 'tuple' ? parts.defaults.items : [];
+    const kwdefaults = parts.kwdefaults.k === 'dict' ? parts.kwdefaults : null;
+    const nPos = w.argcount;
+    const bound: (RtValue | undefined)[] = new Array(nPos + w.kwonlyargcount).fill(undefined);
+    for (let i = 0; i < Math.min(nPos, args.length); i++) bound[i] = args[i];
+    if (args.length > nPos && !(w.flags & CO_VARARGS)) return null;
+    const extraKeys: RtValue[] = [], extraVals: RtValue[] = [];
+    if (kw && kw.k === 'dict') {
+      kw.keys.forEach((k, j) => {
+        const name = (k as { v: string }).v;
+        const i = w.localsplus.indexOf(name);
+        if (i >= w.posonlyargcount && i < nPos + w.kwonlyargcount) {
+          if (bound[i] !== undefined) throw new BindError();
+          bound[i] = kw.values[j];
+        } else if (w.flags & CO_VARKEYWORDS) { extraKeys.push(k); extraVals.push(kw.values[j]); }
+        else throw new BindError();
+      });
+    }
+    const first = nPos - defaults.length;
+    for (let i = 0; i < nPos; i++) if (bound[i] === undefined) { if (i >= first) bound[i] = defaults[i - first]; else return null; }
+    for (let i = nPos; i < nPos + w.kwonlyargcount; i++) {
+      if (bound[i] === undefined) {
+        const j = kwdefaults ? kwdefaults.keys.findIndex((k) => (k as { v: string }).v === w.localsplus[i]) : -1;
+        if (j < 0) return null;
+        bound[i] = kwdefaults!.values[j];
+      }
+    }
+    const out: RtValue[] = [version, ...(bound as RtValue[])];
+    if (w.flags & CO_VARARGS) out.push({ k: 'tuple', items: args.slice(nPos) });
+    if (w.flags & CO_VARKEYWORDS) out.push({ k: 'dict', keys: extraKeys, values: extraVals });
+    return out;
+  }
+
+  private encodeGuards(gs: readonly HostGuard[]): string {
+    return JSON.stringify(gs.map((g) => [g.container, g.name, g.kind, g.valueId]));
+  }
+
+  // ---- failures -------------------------------------------------------------------------------
+
+  private failure(fn: Fn | undefined, e: unknown, stepsRan: boolean): string {
+    if (e instanceof HostError) {
+      // A Python exception from a concrete step: it is pending on the Python side with its type.
+      return `E${e.pyType}\u0001${e.message}`;
+    }
+    if (e instanceof StrictModeError) return `ERuntimeError\u0001${e.message}`;
+    if (e instanceof BindError) return 'X';
+    const msg = e instanceof Error ? e.message : String(e);
+    if (fn && !stepsRan) {
+      this.markEager(fn, e instanceof GraphBreak ? `${e.code}: ${e.detail}` : `internal error (SOT105): ${msg}`);
+      if (this.logLevel >= 1 && !(e instanceof GraphBreak)) this.log1((e as Error).stack ?? msg);
+      return 'F';
+    }
+    // A concrete step already ran: the call cannot be redone eagerly without repeating it.
+    return `ERuntimeError\u0001skiff SOT internal error after side effects ran: ${msg}`;
+  }
+
+  private markEager(fn: Fn, why: string): void {
+    if (fn.eager) return;
+    if (this.strict || fn.fullGraph) throw new Error(`to_static: ${fn.code.wire.qualname}: ${why}`);
+    fn.eager = true;
+    fn.eagerReason = why;
+    this.stats.fallbacks++;
+    process.emitWarning(`skiff: ${fn.code.wire.qualname} now runs eagerly: ${why}`);
+    this.dropTree(fn);
+  }
+
+  private dropTree(fn: Fn): void {
+    fn.roots = [];
+    fn.guards = [];
+    for (const p of fn.pins) this.rt.unpin(p);
+    fn.pins = [];
+    this.setWrapperGuards(fn.wrapperId, '[]');
+  }
+
+  // ---- introspection --------------------------------------------------------------------------
+
+  translateCount(fid?: number): number {
+    if (fid === undefined) return this.stats.translations;
+    return this.fns[fid - 1]?.translations ?? 0;
+  }
+
+  /** explain(): graphs, ops per graph, breaks with code and location, guards per entry. */
+  explain(fid: number): object {
+    const fn = this.fns[fid - 1];
+    if (!fn) return { error: 'unknown function' };
+    const graphs: number[] = [];
+    const guards: string[][] = [];
+    const visit = (n: TreeNode) => {
+      if (n.graph) graphs.push(n.graph.opCount);
+      guards.push(n.describeGuards());
+      n.children.forEach(visit);
+    };
+    fn.roots.forEach(visit);
+    return {
+      name: fn.code.wire.qualname,
+      eager: fn.eager, eagerReason: fn.eagerReason,
+      translations: fn.translations,
+      graphCount: graphs.length, opsPerGraph: graphs,
+      breaks: fn.events.map((e) => ({ code: e.code, file: e.file, line: e.line, source: e.sourceLine ?? '', detail: e.detail })),
+      guards,
+      nodes: fn.roots.reduce((a, r) => a + r.size(), 0),
+    };
+  }
+
+  private logAt(level: number, m: string): void { if (this.logLevel >= level) this.log(m); }
+  private log1(m: string): void { this.logAt(1, m); }
+  private log2(m: string): void { this.logAt(2, m); }
+}
+
+class BindError extends Error {}
