@@ -40,6 +40,8 @@ export interface BreakEvent {
   readonly line: number;
   readonly sourceLine?: string;
   readonly detail: string;
+  /** The simulated call stack at the break, outermost first (inlined calls included). */
+  readonly frames?: readonly { readonly file: string; readonly line: number; readonly name: string }[];
 }
 
 /** Raised inside the translator to split the graph (or fall back) at the current instruction. */

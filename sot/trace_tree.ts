@@ -111,7 +111,14 @@ export function walk(
     const exit = node.exit;
     if (exit.k === 'return') return evalTemplate(exit.value, entry, gouts, []);
     const operands = exit.operands.map((o) => evalTemplate(o, entry, gouts, []));
-    const results = host.concrete(exit.step, operands);
+    let results: RtValue[];
+    try {
+      results = host.concrete(exit.step, operands);
+    } catch (e) {
+      // The user's code raised in a concrete step: remember where, for the traceback.
+      if (e instanceof Error) (e as Error & { sotEvent?: BreakEvent }).sotEvent = exit.event;
+      throw e;
+    }
     stats.stepsRun++;
     const next = exit.resume.map((t) => evalTemplate(t, entry, gouts, results, host));
     let child = pick(node.children, next, onMiss, node);

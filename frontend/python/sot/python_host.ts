@@ -36,7 +36,7 @@ export interface PyRuntime {
   sorted_values(enc: string): string;
   builtin_object(name: string): number;
   reencode(oid: number): string;
-  set_error_location(filename: string, line: number, name: string): void;
+  set_error_location(framesJson: string): void;
 }
 
 /** A Python object known by id(). Its type name is fetched only when a message needs it. */

@@ -233,7 +233,10 @@ export class SotRuntime {
 
   private failure(fn: Fn | undefined, e: unknown, stepsRan: boolean): string {
     if (e instanceof HostError) {
-      // A Python exception from a concrete step: it is pending on the Python side with its type.
+      // A Python exception from a concrete step: it is pending on the Python side with its type;
+      // a frame at the user's line is added to its traceback.
+      const ev = (e as HostError & { sotEvent?: BreakEvent }).sotEvent;
+      if (ev && fn) this.rt.set_error_location(JSON.stringify(ev.frames ?? [{ file: ev.file, line: ev.line, name: fn.code.wire.name }]));
       return `E${e.pyType}\u0001${e.message}`;
     }
     if (e instanceof StrictModeError) return `ERuntimeError\u0001${e.message}`;

@@ -4,7 +4,7 @@
 import { FunctionGraph, SymTensor } from '../../../sot/function_graph.js';
 import { BREAKS, type BreakEvent, GraphBreak } from '../../../sot/graph_breaks.js';
 import { constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, tensorGuard } from '../../../sot/guards.js';
-import type { ConcreteStep } from '../../../sot/host.js';
+import { type ConcreteStep, HostError } from '../../../sot/host.js';
 import { constSource, itemSource, slotSource, type Source } from '../../../sot/sources.js';
 import { type Effect, type Template, TreeNode } from '../../../sot/trace_tree.js';
 import type { HostRef, RtValue } from '../../../sot/values.js';
@@ -181,9 +181,20 @@ export class Translator {
         f.ip++;
         const r = handler(this, ins);
         if (r instanceof FrameReturn) return this.finish({ k: 'return', value: r.value });
-      } catch (e) {
-        if (!(e instanceof GraphBreak)) throw e;
-        if (BREAKS.get(e.code)!.effect === 'fallback') throw e;
+      } catch (err) {
+        let e = err;
+        if (e instanceof StrictModeError) throw e;
+        if (e instanceof HostError) {
+          // Python raised while the translator evaluated something: the instruction runs
+          // concretely instead and raises there, with the user's line.
+          e = new GraphBreak('SOT007', `${e.pyType}: ${e.message}`);
+        } else if (!(e instanceof GraphBreak)) {
+          // A translator bug must not change results: the instruction runs concretely.
+          this.opts.log(1, `sot: internal error at ${f.code.name}:${ins.line} ${ins.opname}: ${(e as Error).stack ?? e}`);
+          e = new GraphBreak('SOT007', `internal: ${(e as Error).message ?? e}`);
+        }
+        const gb = e as GraphBreak;
+        if (BREAKS.get(gb.code)!.effect === 'fallback') throw gb;
         // Roll back to just before the instruction; inlined frames pushed by it are dropped.
         this.frames.length = nframes;
         f.ip = ins.index;
@@ -191,7 +202,7 @@ export class Translator {
         f.locals = localsBefore;
         this.graph.nodes.length = graphMark;
         this.effects.length = effectMark;
-        return this.breakAt(e, ins.opname, ins.arg);
+        return this.breakAt(gb, ins.opname, ins.arg);
       }
       if (++steps > 200_000) throw new GraphBreak('SOT103', 'segment too long (unbounded loop?)');
     }
@@ -229,6 +240,7 @@ export class Translator {
     const event: BreakEvent = {
       code: e.code, file: f.code.wire.filename, line: ins.line,
       sourceLine: this.host.sourceLine(f.code.wire.filename, ins.line), detail: e.detail,
+      frames: this.frames.map((fr) => ({ file: fr.code.wire.filename, line: fr.code.instructions[Math.min(fr.ip, fr.code.instructions.length - 1)]?.line ?? -1, name: fr.code.name })),
     };
     this.events.push(event);
     if (this.opts.strict) throw new StrictModeError(event);

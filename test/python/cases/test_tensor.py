@@ -125,7 +125,9 @@ def test_repr_matches_paddle():
                                             '       [1, 2])')
     assert repr(paddle.to_tensor(0.5)) == ('Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,\n'
                                           '       0.50000000)')
-    assert repr(paddle.to_tensor([-1.0, 2.5])).endswith('[-1.        ,  2.50000000])')
+    # every element padded to the widest; a sign column only when it is not already the widest
+    assert repr(paddle.to_tensor([-1.0, 2.5])).endswith('[-1.       , 2.50000000])')
+    assert repr(paddle.to_tensor([-0.5, 0.25])).endswith('[-0.50000000,  0.25000000])')
     assert repr(paddle.to_tensor([True, False])).endswith('[True , False])')
 
 

@@ -145,7 +145,7 @@ def _raise_pending(r):
     if exc is None:
         kind, _, msg = r[1:].partition('\x01')
         exc = getattr(builtins, kind, RuntimeError)(msg)
-    raise exc
+    raise exc.with_traceback(exc.__traceback__)
 
 
 def _user_frame_raiser(filename, lineno, name):
@@ -280,20 +280,42 @@ def step(opname, arg, argval_enc, operands_enc):
         return _error(e)
 
 
+def _strip_internal(e):
+    """Drops the translator's own frames from a traceback, keeping the user's."""
+    tb = e.__traceback__
+    frames = []
+    while tb is not None:
+        if '/paddle/jit/sot/' not in tb.tb_frame.f_code.co_filename:
+            frames.append(tb)
+        tb = tb.tb_next
+    head = None
+    for t in reversed(frames):
+        head = types.TracebackType(head, t.tb_frame, t.tb_lasti, t.tb_lineno)
+    return e.with_traceback(head)
+
+
 def _error(e):
-    _PENDING[0] = e
+    _PENDING[0] = _strip_internal(e)
     return 'E%s\x01%s' % (type(e).__name__, e)
 
 
-def set_error_location(filename, lineno, name):
-    """Re-raises the pending exception through a frame at the user's line."""
+def set_error_location(frames_json):
+    """Prefixes the pending exception's traceback with frames at the user's lines: the
+    simulated call stack of the break (the translated function and the calls it inlined)."""
+    import json
     e = _PENDING[0]
     if e is None:
         return
-    try:
-        _user_frame_raiser(filename, lineno, name)(e)
-    except BaseException as e2:  # noqa: BLE001
-        _PENDING[0] = e2
+    tb = e.__traceback__
+    for fr in reversed(json.loads(frames_json)):
+        try:
+            _user_frame_raiser(fr['file'], fr['line'], fr['name'])(e.with_traceback(None))
+        except BaseException as e2:  # noqa: BLE001
+            t = e2.__traceback__
+            while t.tb_next is not None:
+                t = t.tb_next
+            tb = types.TracebackType(tb, t.tb_frame, t.tb_lasti, t.tb_lineno)
+    _PENDING[0] = e.with_traceback(tb)
 
 
 def pin(oid):

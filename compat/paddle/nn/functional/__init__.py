@@ -100,7 +100,7 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     op = _ops.BY_OP.get('layer_norm')
     if op is not None:
         # the registry's layer_norm op normalizes every dim from begin_norm_axis on, as Paddle's does
-        return op(x, weight, bias, epsilon, x.ndim - k)
+        return op(x, weight, bias, epsilon, x.ndim - k)[0]   # outputs: out, mean, variance
     axes = list(range(x.ndim - k, x.ndim))
     mean = _need('mean', 'layer_norm')
     mu = mean(x, axes, True)
