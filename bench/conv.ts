@@ -1,6 +1,7 @@
 // Convolution benchmark: eager F.conv2d on LeNet and ResNet-sized problems, ms per call and
 // GF/s (2 * multiply-adds), with the whole pool and with one thread. Writes the
 // "Convolution" section of bench/results.md.   Run: npx tsx bench/conv.ts
+import os from 'node:os';
 import { native } from '../src/native.js';
 import { paddle } from '../src/paddle.js';
 import { scope, type Tensor } from '../src/tensor/tensor.js';
@@ -62,5 +63,6 @@ for (const c of cases) {
 const gemmInfo = typeof native.gemmInfo === 'function' ? ` GEMM: ${(native.gemmInfo as () => string)()}.` : '';
 writeSection('Convolution', `Eager \`F.conv2d\` (im2col + packed GEMM, batch split over threads), float32 unless noted,
 median ms per call; GF/s counts 2 flops per multiply-add. ${pool} threads vs 1.${gemmInfo}
+Load average when measured: ${os.loadavg().map((v) => v.toFixed(1)).join(' / ')} (other work on the machine skews the multi-thread column).
 
 ${table(['case', 'x x weight', `ms (${pool} thr)`, `GF/s (${pool} thr)`, 'ms (1 thr)', 'GF/s (1 thr)'], rows)}`);

@@ -3,6 +3,7 @@ import { surface } from './ops/index.js';
 import { Tensor, scope, memoryStats } from './tensor/tensor.js';
 import { to_tensor } from './tensor/creation.js';
 import { native } from './native.js';
+import { seed, get_rng_state, Generator } from './ops/defs/random.js';
 
 type Namespace = { [k: string]: any };
 
@@ -19,6 +20,9 @@ export const paddle: Namespace = {
   Tensor,
   to_tensor,
   scope,
+  seed,
+  get_rng_state,
+  Generator,
   memory: memoryStats,
   set_num_threads: (n: number) => native.numThreads(n),
   get_num_threads: () => native.numThreads(),
