@@ -1,13 +1,19 @@
 """The line REPL behind `skiff python`: the host sends one line at a time."""
 import code
+import os
 import sys
 import types
 
 _console = None
 
 
-def start():
+def start(cwd=''):
     global _console
+    if cwd:
+        try:
+            os.chdir(cwd)
+        except OSError:
+            pass
     main = types.ModuleType('__main__')
     sys.modules['__main__'] = main
     sys.argv = ['']

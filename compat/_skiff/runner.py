@@ -37,12 +37,38 @@ def _user_tb(tb, first_file):
     return t
 
 
+_INTERNAL = ('/skiff/compat/paddle/',)
+
+
+def _trim_internal_tail(tb):
+    """Drops the trailing frames inside Skiff's `paddle` package (where a runtime error was
+    turned into a Python exception) so the traceback ends at the user's line.
+    SKIFF_FULL_TRACEBACK=1 keeps them."""
+    if os.environ.get('SKIFF_FULL_TRACEBACK') == '1':
+        return tb
+    frames = []
+    t = tb
+    while t is not None:
+        frames.append(t)
+        t = t.tb_next
+    keep = len(frames)
+    while keep > 1 and frames[keep - 1].tb_frame.f_code.co_filename.startswith(_INTERNAL):
+        keep -= 1
+    if keep == len(frames):
+        return tb
+    # rebuild the chain without the internal tail (traceback objects are immutable links)
+    out = None
+    for f in reversed(frames[:keep]):
+        out = types.TracebackType(out, f.tb_frame, f.tb_lasti, f.tb_lineno)
+    return out
+
+
 def _report(e, first_file):
     tb = _user_tb(e.__traceback__, first_file)
     if isinstance(e, SyntaxError) and tb is None:
         traceback.print_exception(type(e), e, None)
     else:
-        traceback.print_exception(type(e), e, tb)
+        traceback.print_exception(type(e), e, _trim_internal_tail(tb))
 
 
 def _enter(cwd, path0, argv):

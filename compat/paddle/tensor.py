@@ -290,6 +290,9 @@ class Tensor:
         if t.shape != self.shape:
             raise ValueError('set_value: shape %s does not match the tensor shape %s' % (t.shape, self.shape))
         sg = self.stop_gradient
+        # the handle changes: translated graphs bound to the old one must be re-checked
+        from .nn.layer.layers import _changed
+        _changed()
         old, self._h, t._h = self._h, t._h, 0
         _release(old)
         self._m = None

@@ -37,7 +37,7 @@ class PyScalar {
   constructor(readonly value: number | boolean, readonly kind: ScalarKind) {}
 }
 
-interface Reader { tags: string; vals: unknown[]; ti: number; vi: number; handles: number[] }
+interface Reader { tags: string; vals: unknown[]; ti: number; vi: number }
 
 export class Bridge {
   readonly handles = new HandleTable();
@@ -76,16 +76,10 @@ export class Bridge {
     return 0;
   }
 
-  /** Handle for one result: a new slot, or a shared one when the op returned an input. */
-  private one(t: Tensor, inputs: readonly number[]): number {
-    for (const h of inputs) if (this.handles.get(h) === t) return this.handles.share(h);
-    return this.handles.add(t);
-  }
-
   /** Registers outputs; one handle as a number, several as 'h1,h2'. */
-  private ret(out: unknown, inputs: readonly number[]): number | string {
-    if (out instanceof Tensor) return this.one(out, inputs);
-    if (Array.isArray(out)) return out.map((t) => this.one(t as Tensor, inputs)).join(',');
+  private ret(out: unknown): number | string {
+    if (out instanceof Tensor) return this.handles.add(out);
+    if (Array.isArray(out)) return out.map((t) => this.handles.add(t as Tensor)).join(',');
     throw new Error(`skiff bridge: op returned ${typeof out}, expected tensors`);
   }
 
@@ -98,7 +92,7 @@ export class Bridge {
       if (a !== null && def.outputs.length === 1 && def.inputs.length === 1) {
         return this.handles.add(untracked(() => runOpDef(def, [x], a)[0] as Tensor));
       }
-      return this.ret(untracked(() => scope(() => callOp(def, [x]))), [h]);
+      return this.ret(untracked(() => scope(() => callOp(def, [x]))));
     } catch (e) { return this.fail(e); }
   };
 
@@ -111,7 +105,7 @@ export class Bridge {
       if (a !== null && def.outputs.length === 1 && def.inputs.length === 2 && (x.dtype === y.dtype || !def.api?.promote)) {
         return this.handles.add(untracked(() => runOpDef(def, [x, y], a)[0] as Tensor));
       }
-      return this.ret(untracked(() => scope(() => callOp(def, [x, y]))), [ha, hb]);
+      return this.ret(untracked(() => scope(() => callOp(def, [x, y]))));
     } catch (e) { return this.fail(e); }
   };
 
@@ -134,7 +128,7 @@ export class Bridge {
       return this.ret(untracked(() => scope(() => {
         const s = scalarTensor(v, dt);
         return callOp(def, rev ? [s, x] : [x, s]);
-      })), [h]);
+      })));
     } catch (e) { return this.fail(e); }
   };
 
@@ -175,7 +169,7 @@ export class Bridge {
   readonly call = (op: number, tags: string, ...vals: unknown[]): number | string => {
     try {
       const def = this.def(op);
-      const r: Reader = { tags, vals, ti: 0, vi: 0, handles: [] };
+      const r: Reader = { tags, vals, ti: 0, vi: 0 };
       const nIn = def.inputs.length;
       const args: unknown[] = [];
       const scalars: { index: number; value: number | boolean; kind: ScalarKind }[] = [];
@@ -191,14 +185,14 @@ export class Bridge {
       return this.ret(untracked(() => scope(() => {
         if (scalars.length) scalarInputs(args, scalars);
         return callOp(def, args);
-      })), r.handles);
+      })));
     } catch (e) { return this.fail(e); }
   };
 
   private read(r: Reader): unknown {
     const c = r.tags[r.ti++];
     switch (c) {
-      case 't': { const h = r.vals[r.vi++] as number; r.handles.push(h); return this.handles.get(h); }
+      case 't': return this.handles.get(r.vals[r.vi++] as number);
       case 'i': return new PyScalar(Number(r.vals[r.vi++]), 'int');
       case 'f': return new PyScalar(r.vals[r.vi++] as number, 'float');
       case 'b': return new PyScalar(Boolean(r.vals[r.vi++]), 'bool');

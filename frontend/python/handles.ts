@@ -2,10 +2,9 @@
 // negated for tensors of at least BIG_BYTES so Python frees those at once instead of batching
 // (compat/paddle/_bridge.py).
 //
-// Ops hand the bridge fresh Tensor objects, so a slot normally owns its tensor alone. The one
-// way a result can be an object Python already holds is an op returning one of its inputs:
-// the bridge passes those through `share`, which counts the extra reference on the input's
-// slot, so disposing needs every Python reference gone.
+// One Tensor object has one slot: registering it again (a captured graph returning its input,
+// an op returning an input) counts another Python reference on the same slot, and the tensor
+// is disposed only when every Python reference is gone.
 import { ITEMSIZE } from '../../src/tensor/dtype.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 
@@ -15,7 +14,7 @@ export class HandleTable {
   private tensors: (Tensor | undefined)[] = [undefined];
   private refs: number[] = [0];
   private freeSlots: number[] = [];
-  private count = 0;
+  private slotOf = new Map<Tensor, number>();
 
   private signed(t: Tensor, i: number): number {
     let n = ITEMSIZE[t.dtype];
@@ -23,20 +22,17 @@ export class HandleTable {
     return n >= BIG_BYTES ? -i : i;
   }
 
-  /** Registers a tensor Python does not hold yet; returns its signed handle. */
+  /** Registers t for Python (another reference if Python already holds it); returns its signed handle. */
   add(t: Tensor): number {
-    const i = this.freeSlots.pop() ?? this.tensors.length;
-    this.tensors[i] = t;
-    this.refs[i] = 1;
-    this.count++;
+    let i = this.slotOf.get(t);
+    if (i !== undefined) this.refs[i]++;
+    else {
+      i = this.freeSlots.pop() ?? this.tensors.length;
+      this.tensors[i] = t;
+      this.refs[i] = 1;
+      this.slotOf.set(t, i);
+    }
     return this.signed(t, i);
-  }
-
-  /** Another Python reference to the tensor behind handle h (an op returned its input). */
-  share(h: number): number {
-    const i = h < 0 ? -h : h;
-    this.refs[i]++;
-    return h;
   }
 
   get(h: number): Tensor {
@@ -52,11 +48,11 @@ export class HandleTable {
     if (t === undefined) return;
     if (--this.refs[i] > 0) return;
     this.tensors[i] = undefined;
+    this.slotOf.delete(t);
     this.freeSlots.push(i);
-    this.count--;
     t.dispose();
   }
 
   /** Tensors currently held by Python. */
-  get live(): number { return this.count; }
+  get live(): number { return this.slotOf.size; }
 }

@@ -7,8 +7,8 @@
 // channels, reorders the weights to match, and writes out [P, Cout] directly (the GEMM takes
 // any operand strides). 1x1 / stride 1 / no padding convolutions skip im2col: the input plane
 // already is cols. Depthwise convolutions (one input channel per group) run a direct loop.
-// Batches of at least one image per thread run in parallel with single-threaded GEMMs;
-// otherwise images run in turn and each GEMM uses the whole pool.
+// Batches that split evenly over the threads run whole images per thread with single-threaded
+// GEMMs; otherwise images run in turn and the gather and each GEMM use the whole pool.
 // float16/bfloat16 gather into float32 cols, multiply in float32 and round on store.
 #include <cmath>
 #include <cstdint>
@@ -219,8 +219,9 @@ void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* b
       }
     }
   };
+  // Whole images per thread when they divide evenly (or are many); else each GEMM uses the pool.
   const int nt = num_threads();
-  if (nt > 1 && a.N >= nt) {
+  if (nt > 1 && a.N >= nt && (a.N % nt == 0 || a.N >= 4 * nt)) {
     parallel_for(a.N, 1, [&](int64_t b, int64_t e) { for (int64_t n = b; n < e; n++) image(n, 1); });
   } else {
     for (int64_t n = 0; n < a.N; n++) image(n, 0);

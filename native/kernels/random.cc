@@ -33,7 +33,7 @@ uint64_t u32_pair(KernelCall& c, size_t i) {
   return ((uint64_t)hi << 32) | (uint64_t)lo;
 }
 
-// Calls fn(block_index, r[4], first_element, count) for each block of `lanes` elements of n.
+// Calls fn(r[4], first_element, count) for each block of `lanes` consecutive elements of n.
 template <typename F>
 void for_blocks(int64_t n, int lanes, const GeneratorState& s, F&& fn) {
   const int64_t blocks = (n + lanes - 1) / lanes;
@@ -46,7 +46,7 @@ void for_blocks(int64_t n, int lanes, const GeneratorState& s, F&& fn) {
   });
 }
 
-inline int lanes_for(DType d) { return d == DType::F64 || d == DType::I64 || d == DType::I32 ? 2 : 4; }
+inline int lanes_for(DType d) { return d == DType::F64 ? 2 : 4; }  // 53-bit doubles take two words
 
 void check_out(KernelCall& c) {
   c.expect_inputs(0);

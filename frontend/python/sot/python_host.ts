@@ -200,9 +200,29 @@ export class SotPythonHost implements Host, Codec {
     return [v, ...r.items[1].items];
   }
 
-  pin(ref: HostRef): void { this.rt.pin(ref.id as number); }
-  unpin(ref: HostRef): void { this.rt.unpin(ref.id as number); }
-  pinForTree(ref: HostRef): void { this.pendingPins.push(ref.id as number); this.rt.pin(ref.id as number); }
+  pin(ref: HostRef): void { this.pinId(ref.id as number); }
+  unpin(ref: HostRef): void { this.unpinId(ref.id as number); }
+  pinForTree(ref: HostRef): void { this.pendingPins.push(ref.id as number); this.pinId(ref.id as number); }
+
+  /** Pin counts mirrored from Python: only pinned ids may stay in the id-keyed caches. */
+  private pins = new Map<number, number>([[0, 1]]);
+  pinId(id: number): void { this.pins.set(id, (this.pins.get(id) ?? 0) + 1); this.rt.pin(id); }
+  unpinId(id: number): void {
+    const n = (this.pins.get(id) ?? 0) - 1;
+    if (n <= 0) this.pins.delete(id); else this.pins.set(id, n);
+    this.rt.unpin(id);
+  }
+
+  /**
+   * End of a call: Python forgets unpinned objects, and their ids may be reused by new objects,
+   * so every cache keyed by such an id is dropped too.
+   */
+  endCall(): void {
+    for (const m of [this.refs, this.infos, this.parts] as Map<number, unknown>[]) {
+      for (const id of m.keys()) if (!this.pins.has(id)) m.delete(id);
+    }
+    this.rt.end_call();
+  }
 
   // ---- code objects and functions -----------------------------------------------------------
   /** CodeInfo of a function or code object id (decoded once). */
@@ -212,7 +232,7 @@ export class SotPythonHost implements Host, Codec {
     if (!c) {
       c = new CodeInfo(wire, this.decoder, (s) => this.decode(s));
       this.codes.set(wire.id, c);
-      this.rt.pin(wire.id);
+      this.pinId(wire.id);
     }
     return c;
   }

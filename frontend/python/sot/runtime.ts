@@ -111,7 +111,7 @@ export class SotRuntime {
     } catch (e) {
       return this.failure(fn, e, this.stats.stepsRun > stepsBefore);
     } finally {
-      this.rt.end_call();
+      this.host.endCall();
     }
   };
 
@@ -264,7 +264,7 @@ export class SotRuntime {
   private dropTree(fn: Fn): void {
     fn.roots = [];
     fn.guards = [];
-    for (const p of fn.pins) this.rt.unpin(p);
+    for (const p of fn.pins) this.host.unpinId(p);
     fn.pins = [];
     this.setWrapperGuards(fn.wrapperId, '[]');
   }

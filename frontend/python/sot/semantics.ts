@@ -293,6 +293,7 @@ export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
     }
     // Layer attributes are covered by the layer version guard; others are re-checked by the wrapper.
     if (obj.info.kind !== 'layer') tx.host.recordAttrGuard(obj.ref, name, id);
+    else tx.layerDependent = true;
     const src = obj.source ? attrSource(obj.source, name) : null;
     if (v.k === 'tensor') return tx.constTensor(v.t);
     return tx.fromRt(v, src, false);
@@ -356,6 +357,7 @@ export function getItem(tx: Translator, obj: Variable, key: Variable): Variable 
     if (r) return fromComputed(tx, tx.host.concrete({ opname: 'BINARY_SUBSCR', arg: 0 }, [obj.value, r])[1]);
   }
   if (obj instanceof ObjectVar && obj.info.kind === 'layer') {
+    tx.layerDependent = true;
     const r = toRt(tx, key);
     if (r && isConstLike(key)) {
       const v = tx.host.concrete({ opname: 'BINARY_SUBSCR', arg: 0 }, [{ k: 'obj', ref: obj.ref }, r])[1];
@@ -403,6 +405,7 @@ export function getIter(tx: Translator, v: Variable): Variable {
   if (v instanceof DictVar) return new IterVar(v.keys.slice());
   if (v instanceof ConstVar && v.value.k === 'str') return new IterVar([...v.value.v].map((c) => new ConstVar({ k: 'str', v: c })));
   if (v instanceof ObjectVar && v.info.kind === 'layer') {
+    tx.layerDependent = true;
     const r = tx.host.concrete({ opname: 'GET_ITER', arg: 0 }, [{ k: 'obj', ref: v.ref }])[1];
     if (r.k === 'tuple') return new IterVar(r.items.map((x) => (x.k === 'tensor' ? tx.constTensor(x.t) : tx.fromRt(x, null, false))));
   }
@@ -578,6 +581,7 @@ export function dictSet(tx: Translator, d: DictVar, key: Variable, value: Variab
 
 /** Calling a layer: its forward, inlined (hooks run through Layer.__call__ when present). */
 function callLayer(tx: Translator, layer: ObjectVar, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
+  tx.layerDependent = true;
   const call = tx.host.layerCallTarget(layer.ref);
   const target = tx.objectVar(call, null);
   return callVar(tx, target, args, kwargs);

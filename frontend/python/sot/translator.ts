@@ -59,6 +59,8 @@ export class Translator {
   /** Variables of entry slots (so templates can point back to the entry instead of copying). */
   private entryVars = new Map<Variable, Source>();
   events: BreakEvent[] = [];
+  /** Set when the translation read layer attributes: the node then guards the layer version (slot 0). */
+  layerDependent = false;
 
   constructor(
     readonly host: PythonHost,
@@ -334,6 +336,7 @@ export class Translator {
       this.opts.log(1, `sot: graph with ${compiled.opCount} ops, ${compiled.inputs.length} inputs, ${outs.length} outputs`);
       if (this.opts.logLevel >= 2) this.opts.log(2, compiled.describe());
     }
+    if (this.layerDependent) this.guards.add(constGuard(slotSource(0), this.entry[0]));
     return new TreeNode(this.guards, graph, graphInputs, finalEffects, nodeExit, this.host.hostCheckFor(this));
   }
 

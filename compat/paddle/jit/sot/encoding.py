@@ -60,7 +60,7 @@ def enc(v, out):
         for x in v:
             enc(x, out)
         out.append(']')
-    elif t is dict and all(type(k) in (int, str, bool, float) or k is None for k in v):
+    elif isinstance(v, dict) and all(type(k) in (int, str, bool, float) or k is None for k in v):
         out.append('D%d;{' % remember(v))
         for k, x in v.items():
             enc(k, out)

@@ -22,13 +22,9 @@ _register_ts = _ts.register
 _MISSING = object()
 _NO_SELF = object()
 
-# A global counter of Layer structure changes (setattr, add_sublayer, train/eval, hooks);
-# guards on layers compare it instead of re-reading attributes on every call.
-LAYER_VERSION = [0]
-
-
-def bump_layer_version():
-    LAYER_VERSION[0] += 1
+# The global counter of Layer structure changes (setattr, add_sublayer, train/eval, hooks,
+# Tensor.set_value); guards on layers compare it instead of re-reading attributes every call.
+from ...nn.layer.layers import STRUCTURE_VERSION as LAYER_VERSION, _changed as bump_layer_version  # noqa: E402
 
 
 class _Disabled:

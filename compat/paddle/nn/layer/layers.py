@@ -12,6 +12,15 @@ from ...framework import ParamAttr, unique_name
 from ...tensor import Tensor
 from .. import initializer as I
 
+# Bumped by every change a translated function's guards on layers rely on (attributes,
+# sublayers, parameters, buffers, hooks, train/eval): paddle.jit compares one integer per call
+# instead of re-reading attributes (compat/paddle/jit/sot/runtime.py).
+STRUCTURE_VERSION = [0]
+
+
+def _changed():
+    STRUCTURE_VERSION[0] += 1
+
 
 class Parameter(Tensor):
     """A trainable tensor owned by a Layer (Paddle's EagerParamBase): stop_gradient=False,
@@ -114,6 +123,7 @@ class Layer:
             raise RuntimeError('%s: call super().__init__() in %s.__init__ before assigning %s' % (type(self).__name__, type(self).__name__, what))
 
     def __setattr__(self, name, value):
+        _changed()
         d = self.__dict__
         if isinstance(value, Parameter):
             self._check_init('parameters')
@@ -154,6 +164,7 @@ class Layer:
         raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, name))
 
     def __delattr__(self, name):
+        _changed()
         d = self.__dict__
         for k in ('_parameters', '_sub_layers', '_buffers'):
             if k in d and name in d[k]:
@@ -188,6 +199,7 @@ class Layer:
         return self._add_hook(self._forward_post_hooks, hook)
 
     def _add_hook(self, store, hook):
+        _changed()
         hid = self._hook_id
         self.__dict__['_hook_id'] = hid + 1
         store[hid] = hook
@@ -211,6 +223,7 @@ class Layer:
         return zeros([0], dtype or self._dtype)
 
     def add_parameter(self, name, parameter):
+        _changed()
         if parameter is not None and not isinstance(parameter, Parameter):
             raise TypeError("add_parameter: '%s' must be a Parameter, got %s" % (name, type(parameter).__name__))
         self._check_init('parameters')
@@ -219,6 +232,7 @@ class Layer:
         return parameter
 
     def add_sublayer(self, name, sublayer):
+        _changed()
         if sublayer is not None and not isinstance(sublayer, Layer):
             raise TypeError("add_sublayer: '%s' must be a Layer, got %s" % (name, type(sublayer).__name__))
         self._check_init('sublayers')
@@ -227,6 +241,7 @@ class Layer:
         return sublayer
 
     def register_buffer(self, name, tensor, persistable=True):
+        _changed()
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError("register_buffer: '%s' must be a Tensor, got %s" % (name, type(tensor).__name__))
         self._check_init('buffers')
@@ -303,11 +318,13 @@ class Layer:
 
     # --- modes ------------------------------------------------------------------------------------
     def train(self):
+        _changed()
         for l in self.sublayers(include_self=True):
             l.__dict__['training'] = True
         return self
 
     def eval(self):
+        _changed()
         for l in self.sublayers(include_self=True):
             l.__dict__['training'] = False
         return self
@@ -432,4 +449,5 @@ class _HookRemoveHelper:
         self._store, self._id = store, hid
 
     def remove(self):
+        _changed()
         self._store.pop(self._id, None)
