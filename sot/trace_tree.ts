@@ -20,6 +20,8 @@ export type Template =
   | { readonly k: 'list'; readonly items: readonly Template[] }
   | { readonly k: 'dict'; readonly keys: readonly Template[]; readonly values: readonly Template[] }
   | { readonly k: 'result'; readonly i: number }
+  /** An attribute of a value, read at run time (a bound method such as x.item). */
+  | { readonly k: 'attr'; readonly obj: Template; readonly name: string }
   /** A mutable host container re-read after a step (its contents may have changed). */
   | { readonly k: 'fresh'; readonly inner: Template };
 
@@ -81,6 +83,10 @@ export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: read
       values: t.values.map((x) => evalTemplate(x, entry, gouts, results, host)),
     };
     case 'result': return results[t.i];
+    case 'attr': {
+      if (!host) throw new Error('trace tree: an attribute template needs the host');
+      return host.getattr(evalTemplate(t.obj, entry, gouts, results, host), t.name);
+    }
     case 'fresh': {
       const v = evalTemplate(t.inner, entry, gouts, results, host);
       return host ? host.refresh(v) : v;
@@ -107,10 +113,10 @@ export function walk(
     node.hits++;
     const gouts = node.graph ? runGraph(node, entry) : [];
     if (node.graph) stats.graphsRun++;
-    for (const e of node.effects) host.concrete(e.step, e.operands.map((o) => evalTemplate(o, entry, gouts, [])));
+    for (const e of node.effects) host.concrete(e.step, e.operands.map((o) => evalTemplate(o, entry, gouts, [], host)));
     const exit = node.exit;
-    if (exit.k === 'return') return evalTemplate(exit.value, entry, gouts, []);
-    const operands = exit.operands.map((o) => evalTemplate(o, entry, gouts, []));
+    if (exit.k === 'return') return evalTemplate(exit.value, entry, gouts, [], host);
+    const operands = exit.operands.map((o) => evalTemplate(o, entry, gouts, [], host));
     let results: RtValue[];
     try {
       results = host.concrete(exit.step, operands);

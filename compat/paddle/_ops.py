@@ -145,7 +145,7 @@ def make_function(entry, public):
     fn.__name__ = public.rsplit('.', 1)[-1]
     fn.__qualname__ = fn.__name__
     fn.__module__ = 'paddle'
-    fn.__doc__ = '%s%s\n\nOp `%s` of Skiff\'s registry (generated).' % (fn.__name__, _signature(entry), entry['name'])
+    fn.__doc__ = "%s(%s)\n\nOp `%s` of Skiff's op registry (generated)." % (fn.__name__, ', '.join(names), entry['name'])
     fn.__signature__ = _signature(entry)
     fn._skiff_op = entry['name']
     return fn

@@ -36,6 +36,7 @@ function findCompat(): string {
 }
 
 const COMPAT_FS = '/skiff/compat';
+const PYCACHE_FS = '/skiff/pycache';
 const MOUNT_FALLBACK = '/skiff/mnt';
 /** Pyodide's own directories: a user directory there is mounted under /skiff/mnt instead. */
 const RESERVED = ['/', '/lib', '/dev', '/proc', '/skiff', '/home', '/home/pyodide', '/usr', '/bin', '/etc'];
@@ -83,6 +84,19 @@ export class PythonHost {
     }
     this.mounts.push({ host: abs, fs: target });
     return target;
+  }
+
+  /** Mounts the host's bytecode cache at /skiff/pycache; false when caching is off or impossible. */
+  mountPycache(): boolean {
+    const dir = cachingEnabled() ? join(cacheDir(), 'pycache') : null;
+    if (!dir) return false;
+    try {
+      mkdirSync(dir, { recursive: true });
+      this.mountAt(PYCACHE_FS, dir);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private mountAt(fsPath: string, hostPath: string): void {
@@ -169,7 +183,14 @@ async function createHost(info: PythonVersion, opts: HostOptions): Promise<Pytho
   copyTree(py, findCompat(), COMPAT_FS);
   py.registerJsModule('_skiff_bridge', bridge.module());
   host.sot = installSot(py, bridge);  // `_skiff_sot`: the translator behind paddle.jit.to_static
-  py.runPython(`import sys\nsys.dont_write_bytecode = True\nsys.path.insert(0, ${JSON.stringify(COMPAT_FS)})`);
+  // Compiled bytecode goes to a host cache (never next to user files): without it every start
+  // recompiles compat/ (~0.6 s). Python validates each .pyc against its source's mtime and size.
+  const pyc = host.mountPycache();
+  py.runPython([
+    'import sys',
+    `sys.path.insert(0, ${JSON.stringify(COMPAT_FS)})`,
+    pyc ? `sys.pycache_prefix = ${JSON.stringify(PYCACHE_FS)}\nsys.dont_write_bytecode = False` : 'sys.dont_write_bytecode = True',
+  ].join('\n'));
   return host;
 }
 
@@ -186,14 +207,14 @@ const SNAPSHOT_FORMAT = 1;
 /**
  * Loads Pyodide from a memory snapshot when one is cached (~4x faster start), else cold, taking
  * a snapshot on the way for the next start. A snapshot that fails to load is deleted and the
- * load retried cold. SKIFF_SNAPSHOT=0 disables the cache; SKIFF_CACHE_DIR moves it (default
+ * load retried cold. SKIFF_CACHE=0 disables the cache; SKIFF_CACHE_DIR moves it (default
  * node_modules/.cache/skiff).
  */
 async function loadPyodideCached(info: PythonVersion): Promise<PyodideInterface> {
   const require = createRequire(import.meta.url);
   const pkgDir = dirname(require.resolve(`${info.pkg}/package.json`));
   const { loadPyodide } = require(info.pkg) as { loadPyodide: LoadPyodide };
-  const base = { indexURL: pkgDir + sep, env: { PYTHONDONTWRITEBYTECODE: '1', HOME: '/home/pyodide' }, stdout: () => {}, stderr: () => {} };
+  const base = { indexURL: pkgDir + sep, env: { HOME: '/home/pyodide' }, stdout: () => {}, stderr: () => {} };
   const file = snapshotFile(info, pkgDir);
   if (!file) return loadPyodide(base);
   if (existsSync(file)) {
@@ -217,17 +238,20 @@ async function loadPyodideCached(info: PythonVersion): Promise<PyodideInterface>
   return py;
 }
 
+/** SKIFF_CACHE=0 turns off the start-up caches (memory snapshot and bytecode). */
+const cachingEnabled = (): boolean => process.env.SKIFF_CACHE !== '0';
+
 function snapshotFile(info: PythonVersion, pkgDir: string): string | null {
-  if (process.env.SKIFF_SNAPSHOT === '0') return null;
+  if (!cachingEnabled()) return null;
   const wasm = join(pkgDir, 'pyodide.asm.wasm');
   if (!existsSync(wasm)) return null;
   const st = statSync(wasm);
   const key = createHash('sha1').update(`${SNAPSHOT_FORMAT}\n${SNAPSHOT_PRELOAD}\n${info.pyodide}\n${st.size}\n${st.mtimeMs}`).digest('hex').slice(0, 12);
-  const dir = process.env.SKIFF_CACHE_DIR ?? cacheDir();
-  return join(dir, `${info.pkg}-${info.pyodide}-${key}.snapshot`);
+  return join(cacheDir(), `${info.pkg}-${info.pyodide}-${key}.snapshot`);
 }
 
 function cacheDir(): string {
+  if (process.env.SKIFF_CACHE_DIR) return process.env.SKIFF_CACHE_DIR;
   const nm = join(findCompat(), '..', 'node_modules');
   return existsSync(nm) ? join(nm, '.cache', 'skiff') : join(tmpdir(), `skiff-cache-${process.getuid?.() ?? 'user'}`);
 }
@@ -240,7 +264,11 @@ function copyTree(py: PyodideInterface, from: string, to: string): void {
     if (name === '__pycache__' || name.startsWith('.')) continue;
     const src = join(from, name);
     const dst = `${to}/${name}`;
-    if (statSync(src).isDirectory()) copyTree(py, src, dst);
-    else if (name.endsWith('.py') || name.endsWith('.pyi') || name.endsWith('.json')) FS.writeFile(dst, readFileSync(src));
+    const st = statSync(src);
+    if (st.isDirectory()) copyTree(py, src, dst);
+    else if (name.endsWith('.py') || name.endsWith('.pyi') || name.endsWith('.json')) {
+      FS.writeFile(dst, readFileSync(src));
+      FS.utime(dst, st.mtimeMs, st.mtimeMs);  // keeps cached bytecode valid across starts
+    }
   }
 }

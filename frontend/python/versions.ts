@@ -24,7 +24,7 @@ export const DEFAULT_PYTHON = '3.13';
  * @example resolvePythonVersion('3.12').pkg === 'py312'
  */
 export function resolvePythonVersion(choice?: string | null): PythonVersion {
-  const raw = (choice ?? process.env.SKIFF_PYTHON ?? DEFAULT_PYTHON).trim();
+  const raw = (choice || process.env.SKIFF_PYTHON || DEFAULT_PYTHON).trim();
   const m = /^(?:python|py)?\s*3\.?(\d+)$/i.exec(raw);
   const v = m ? `3.${m[1]}` : raw;
   const found = PYTHON_VERSIONS.find((p) => p.version === v);

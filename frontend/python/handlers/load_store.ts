@@ -2,7 +2,7 @@
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { globalSource } from '../../../sot/sources.js';
 import { CellVar, ConstVar, NULL, ObjectVar, TensorVar, type Variable } from '../../../sot/variables.js';
-import { getAttr, setAttr } from '../sot/semantics.js';
+import { fromHostRead, getAttr, setAttr } from '../sot/semantics.js';
 import type { Translator } from '../sot/translator.js';
 import type { HandlerTable } from './types.js';
 
@@ -22,8 +22,7 @@ function loadGlobal(tx: Translator, name: string): Variable {
   const written = tx.globalOverlay.get(`${tx.frame.globals.id as number}.${name}`);
   if (written) return written;
   const { value } = tx.host.globalLookup(tx.frame.globals, name);
-  if (value.k === 'tensor') return tx.constTensor(value.t);
-  return tx.fromRt(value, globalSource(name), false);
+  return fromHostRead(tx, value, globalSource(name));
 }
 
 function cellOf(tx: Translator, i: number): CellVar {

@@ -6,6 +6,7 @@ import type { RtValue } from '../../../sot/values.js';
 import { CO_VARARGS, CO_VARKEYWORDS, type CodeInfo } from './code.js';
 import { Frame } from './frame.js';
 import type { Translator } from './translator.js';
+import { fromHostRead } from './semantics.js';
 
 /** Pushes a frame for fn(*args, **kwargs); returns undefined (the frame's RETURN pushes the result). */
 export function inlineCall(tx: Translator, fn: ObjectVar | FunctionVar, self: Variable | null, args: Variable[], kwargs: [string, Variable][]): undefined {
@@ -26,16 +27,17 @@ export function inlineCall(tx: Translator, fn: ObjectVar | FunctionVar, self: Va
     if (fn.info.kind !== 'function') throw new GraphBreak('SOT005', `call of ${fn.ref.typeName}`);
     code = tx.host.code(fn.info.codeId);
     const parts = tx.host.functionParts(fn.ref);
-    const asVar = (v: Parameters<Translator['fromRt']>[0]) => (v.k === 'tensor' ? tx.constTensor(v.t) : tx.fromRt(v, null, false));
+    const asVar = (v: RtValue) => fromHostRead(tx, v, null);
     defaults = parts.defaults.k === 'tuple' ? parts.defaults.items.map(asVar) : [];
     const kwd = parts.kwdefaults;
     kwdefaults = kwd.k === 'dict' ? kwd.keys.map((k, i): [string, Variable] => [(k as { v: string }).v, asVar(kwd.values[i])]) : [];
     // Closure cells of a real function: their contents are read now and re-checked by the wrapper.
     const cellRefs = parts.cells.k === 'tuple' ? parts.cells.items : [];
-    const contents = parts.contents.k === 'tuple' ? parts.contents.items : [];
+    const fresh = cellRefs.length ? tx.host.closureContents(fn.ref) : { contents: parts.contents, contentIds: parts.contentIds };
+    const contents = fresh.contents.k === 'tuple' ? fresh.contents.items : [];
     closure = cellRefs.map((c: RtValue, i: number) => {
       const cellRef = c.k === 'obj' ? c.ref : null;
-      if (cellRef) tx.host.recordAttrGuard(cellRef, 'cell_contents', parts.contentIds[i]);
+      if (cellRef) tx.host.recordAttrGuard(cellRef, 'cell_contents', fresh.contentIds[i]);
       return new CellVar(asVar(contents[i]), null);
     });
     globals = tx.host.objectRef(parts.globals);

@@ -5,7 +5,7 @@ import type { ConcreteStep, Host } from '../../../sot/host.js';
 import { HostError } from '../../../sot/host.js';
 import type { Template } from '../../../sot/trace_tree.js';
 import type { HostRef, RtValue } from '../../../sot/values.js';
-import { CellVar, ConstVar, IterVar, RangeVar, SliceVar, type ObjInfo, type Variable } from '../../../sot/variables.js';
+import { BoundMethodVar, CellVar, ConstVar, IterVar, RangeVar, SliceVar, type ObjInfo, type Variable } from '../../../sot/variables.js';
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { HANDLERS } from '../handlers/index.js';
 import type { Tensor } from '../../../src/tensor/tensor.js';
@@ -36,6 +36,7 @@ export interface PyRuntime {
   sorted_values(enc: string): string;
   builtin_object(name: string): number;
   reencode(oid: number): string;
+  snapshot(oid: number): number;
   set_error_location(framesJson: string): void;
 }
 
@@ -50,8 +51,8 @@ export class PyRef implements HostRef {
 export interface FunctionParts { globals: number; defaults: RtValue; kwdefaults: RtValue; cells: RtValue; contents: RtValue; contentIds: number[] }
 
 /** A global / attribute / closure read the function's wrapper re-checks with `is` on every call. */
-/** kind 0: globals dict item, 1: attribute, 2: builtin read through a globals dict (not shadowed). */
-export interface HostGuard { container: number; name: string; kind: 0 | 1 | 2; valueId: number }
+/** kind 0: globals dict item, 1: attribute, 2: builtin read through a globals dict (not shadowed), 3: contents of a list/dict. */
+export interface HostGuard { container: number; name: string; kind: 0 | 1 | 2 | 3; valueId: number }
 
 export class SotPythonHost implements Host, Codec {
   readonly lang = 'python' as const;
@@ -242,6 +243,7 @@ export class SotPythonHost implements Host, Codec {
     return this.codeOf(codeId);
   }
 
+  /** Globals, defaults and closure cells of a function (cached while the function is pinned). */
   functionParts(fn: HostRef): FunctionParts {
     const id = fn.id as number;
     let p = this.parts.get(id);
@@ -251,6 +253,14 @@ export class SotPythonHost implements Host, Codec {
       this.parts.set(id, p);
     }
     return p;
+  }
+
+  /** Current contents of a function's closure cells: they change between translations
+   *  (nonlocal writes, appends), so translation reads them fresh, never from the cache. */
+  closureContents(fn: HostRef): { contents: RtValue; contentIds: number[] } {
+    this.parts.delete(fn.id as number);
+    const p = this.functionParts(fn);
+    return { contents: p.contents, contentIds: p.contentIds };
   }
 
   /** LOAD_GLOBAL's value; records the read so the wrapper re-checks it on every call. */
@@ -263,6 +273,14 @@ export class SotPythonHost implements Host, Codec {
     this.pendingGuards.push({ container: globals.id as number, name, kind: r[0] === 'B' ? 2 : 0, valueId });
     this.pinForTree(this.object(valueId));
     return { value, builtin: r[0] === 'B' };
+  }
+
+  /** A host list/dict whose contents (element identities) the wrapper re-checks on every call. */
+  recordContentGuard(container: HostRef): void {
+    const snap = this.rt.snapshot(container.id as number);
+    this.pendingGuards.push({ container: container.id as number, name: '', kind: 3, valueId: snap });
+    this.pinForTree(container);
+    this.pinForTree(this.object(snap));
   }
 
   /** An attribute read the wrapper must re-check (not needed under layers: the version covers them). */
@@ -319,6 +337,7 @@ export class SotPythonHost implements Host, Codec {
     if (v instanceof IterVar) return { k: 'tuple', items: v.items.slice(v.pos).map(rec) };
     if (v instanceof CellVar) return v.contents ? rec(v.contents) : { k: 'const', v: { k: 'none' } };
     if (v instanceof ConstVar) return { k: 'const', v: v.value };
+    if (v instanceof BoundMethodVar) return { k: 'attr', obj: rec(v.self), name: v.name };
     throw new GraphBreak('SOT105', `a ${v.kind} value is live across a graph break`);
   }
 

@@ -13,6 +13,7 @@ import { CO_VARARGS, CO_VARKEYWORDS } from './code.js';
 import { type HostGuard, type PyRef, type PyRuntime, SotPythonHost } from './python_host.js';
 import { type Layout, StrictModeError, Translator } from './translator.js';
 import { versionTable, type VersionTable } from './versions.js';
+import { fromHostRead } from './semantics.js';
 import type { HandleTable } from '../handles.js';
 
 /** Limits from ARCHITECTURE.md: a tree past this many nodes, or this many translations, goes eager. */
@@ -172,14 +173,16 @@ export class SotRuntime {
   private bindRootClosure(fn: Fn, tx: Translator): void {
     const parts = this.host.functionParts(fn.ref);
     const cells = parts.cells.k === 'tuple' ? parts.cells.items : [];
-    const contents = parts.contents.k === 'tuple' ? parts.contents.items : [];
+    if (!cells.length) return;
+    const fresh = this.host.closureContents(fn.ref);
+    const contents = fresh.contents.k === 'tuple' ? fresh.contents.items : [];
     const f = tx.frames[0];
     const nfree = cells.length;
     for (let i = 0; i < nfree; i++) {
       const cell = cells[i];
-      if (cell.k === 'obj') this.host.recordAttrGuard(cell.ref, 'cell_contents', parts.contentIds[i]);
+      if (cell.k === 'obj') this.host.recordAttrGuard(cell.ref, 'cell_contents', fresh.contentIds[i]);
       const c = contents[i];
-      const v = c.k === 'tensor' ? tx.constTensor(c.t) : tx.fromRt(c, null, false);
+      const v = fromHostRead(tx, c, null);
       f.locals[fn.code.nlocalsplus - nfree + i] = new CellVar(v, null);
     }
     f.closureBound = true;

@@ -4,7 +4,7 @@
 // modelled raises a GraphBreak so the instruction runs concretely.
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { HostError } from '../../../sot/host.js';
-import { attrSource, itemSource } from '../../../sot/sources.js';
+import { attrSource, itemSource, type Source } from '../../../sot/sources.js';
 import { BINARY_OPS, binaryOpDef, callWithTypedArgs, isTrueDiv, type TypedScalar } from '../../../sot/tensor_semantics.js';
 import type { RtValue } from '../../../sot/values.js';
 import {
@@ -49,8 +49,31 @@ export function toRt(tx: Translator, v: Variable): RtValue | null {
   return null;
 }
 
-/** A variable for a value computed at translation time (no source: derived values are not re-read). */
-export const fromComputed = (tx: Translator, v: RtValue): Variable => tx.fromRt(v, null, false);
+/**
+ * A variable for a value computed at translation time (no source: derived values are not
+ * re-read). Lists and dicts it returns are new objects nobody else holds, so they are modelled
+ * as fresh containers, not as references to the translation-time objects.
+ */
+export const fromComputed = (tx: Translator, v: RtValue): Variable => tx.fromRt(stripRefs(v), null, false);
+
+function stripRefs(v: RtValue): RtValue {
+  if (v.k === 'list') return { k: 'list', items: v.items.map(stripRefs) };
+  if (v.k === 'tuple') return { k: 'tuple', items: v.items.map(stripRefs) };
+  if (v.k === 'dict') return { k: 'dict', keys: v.keys, values: v.values.map(stripRefs) };
+  return v;
+}
+
+/**
+ * A value read from outside the frame's arguments (an attribute, a global, a closure cell).
+ * Lists and dicts there may be mutated in place between calls without any rebinding, so the
+ * wrapper re-checks their contents (a snapshot of element identities) on every call. Layers'
+ * own registries (_sub_layers, _parameters, _buffers) change only with the layer version.
+ */
+export function fromHostRead(tx: Translator, v: RtValue, source: Source | null, layerRegistry = false): Variable {
+  if (v.k === 'tensor') return tx.constTensor(v.t);
+  if ((v.k === 'list' || v.k === 'dict') && v.ref && !layerRegistry) tx.host.recordContentGuard(v.ref);
+  return tx.fromRt(v, source, false);
+}
 
 export function isConstLike(v: Variable): boolean {
   return v instanceof ConstVar || ((v instanceof TupleVar) && v.items.every(isConstLike));
@@ -295,8 +318,7 @@ export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
     if (obj.info.kind !== 'layer') tx.host.recordAttrGuard(obj.ref, name, id);
     else tx.layerDependent = true;
     const src = obj.source ? attrSource(obj.source, name) : null;
-    if (v.k === 'tensor') return tx.constTensor(v.t);
-    return tx.fromRt(v, src, false);
+    return fromHostRead(tx, v, src, obj.info.kind === 'layer' && (name === '_sub_layers' || name === '_parameters' || name === '_buffers'));
   }
   if (obj instanceof ConstVar || obj instanceof TupleVar || obj instanceof ListVar || obj instanceof DictVar) {
     return new BoundMethodVar(obj, name);

@@ -101,9 +101,11 @@ class StaticFunction:
                 got = container.get(name, _MISSING)
             elif kind == 1:
                 got = getattr(container, name, _MISSING)
-            else:   # a builtin read through a globals dict: not shadowed, and still the same
+            elif kind == 2:   # a builtin read through a globals dict: not shadowed, and still the same
                 got = _MISSING if name in container else getattr(builtins, name, _MISSING)
-            if got is not expected:
+            else:             # contents of a list/dict, by element identity
+                got = expected if _same_contents(container, expected) else _MISSING
+            if got is not expected and not _same(got, expected):
                 _ts.invalidate(fid)
                 self._globals = ()
                 break
@@ -129,6 +131,43 @@ class StaticFunction:
 
 
 from .encoding import enc as _enc  # noqa: E402
+
+
+_VALUE_TYPES = (int, float, str, bool, bytes, complex, type(None))
+
+
+def _contents(o):
+    return tuple(o.items()) if isinstance(o, dict) else tuple(o)
+
+
+def _same_contents(o, snap):
+    cur = _contents(o)
+    if len(cur) != len(snap):
+        return False
+    for a, b in zip(cur, snap):
+        if type(a) is tuple:   # dict items
+            if a[0] is not b[0] and a[0] != b[0]:
+                return False
+            a, b = a[1], b[1]
+        if a is not b:
+            return False
+    return True
+
+
+def _same(got, exp):
+    """Whether a re-read global/attribute still means what the translation saw: the same object,
+    an equal immutable value (some attributes are computed fresh on every read), or a bound
+    method of the same function on the same object."""
+    t = type(exp)
+    if type(got) is not t:
+        return False
+    if t in _VALUE_TYPES:
+        return got == exp
+    if t is types.MethodType or t is types.BuiltinMethodType:
+        return got.__self__ is exp.__self__ and getattr(got, '__func__', None) is getattr(exp, '__func__', None) and got.__name__ == exp.__name__
+    if t is tuple:
+        return len(got) == len(exp) and all(a is b or _same(a, b) for a, b in zip(got, exp))
+    return False
 
 
 # ---- errors crossing back to the caller ---------------------------------------------------------
@@ -406,3 +445,8 @@ TENSOR_SAMPLE = object.__new__(_TensorSample)
 def reencode(oid):
     """The current contents of a list/dict TypeScript holds by id."""
     return encode(OBJECTS[oid])
+
+
+def snapshot(oid):
+    """Element identities of a list/dict now (its contents guard); returns the snapshot's id."""
+    return remember(_contents(OBJECTS[oid]))
