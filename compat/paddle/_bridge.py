@@ -49,7 +49,14 @@ def flush_frees():
         free(*hs)
 
 
+class AxisError(ValueError, IndexError):
+    """An axis out of range: a ValueError (Paddle's InvalidArgument) that is also an IndexError (numpy's AxisError)."""
+
+
+AxisError.__module__ = 'paddle'
+
 _EXC = {
+    'AxisError': AxisError,
     'ValueError': ValueError, 'TypeError': TypeError, 'IndexError': IndexError,
     'NotImplementedError': NotImplementedError, 'RuntimeError': RuntimeError,
     'KeyError': KeyError, 'ZeroDivisionError': ZeroDivisionError, 'MemoryError': MemoryError,

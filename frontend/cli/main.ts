@@ -57,7 +57,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   try {
     await buildProgram().parseAsync([...argv]);
   } catch (e) {
-    process.stderr.write(`skiff: ${(e as Error).message}\n`);
+    const msg = (e as Error).message;
+    process.stderr.write(msg.startsWith('skiff:') ? `${msg}\n` : `skiff: ${msg}\n`);
     process.exit(2);
   }
 }

@@ -7,6 +7,8 @@ const RULES: readonly [test: (e: Error) => boolean, kind: string][] = [
   [(e) => /\bnot (yet )?implemented\b|\bnot supported\b|\bunsupported\b/i.test(e.message), 'NotImplementedError'],
   [(e) => e.name === 'ShapeError', 'ValueError'],
   [(e) => e instanceof TypeError, 'TypeError'],
+  // an axis out of range is an invalid argument to Paddle (ValueError) and an index error to numpy users: both
+  [(e) => e instanceof RangeError && /\baxis\b|\bperm\b|\bdim\b/.test(e.message), 'AxisError'],
   [(e) => e instanceof RangeError, 'IndexError'],
   [(e) => /has been disposed/.test(e.message), 'RuntimeError'],
   [(e) => /\bdtypes?\b/.test(e.message), 'TypeError'],

@@ -12,8 +12,26 @@ const fixtures = join(here, 'fixtures');
 
 interface Run { code: number | null; out: string; err: string }
 
+// At most two processes at a time: each loads a Pyodide, and CI machines have two cores.
+let running = 0;
+const waiting: (() => void)[] = [];
+async function slot<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= 2) await new Promise<void>((r) => waiting.push(r));
+  running++;
+  try {
+    return await fn();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
 /** bin/skiff.js in a child process (async, so concurrent tests overlap their Pyodide loads). */
 function skiff(args: string[], opts: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return slot(() => run(args, opts));
+}
+
+function run(args: string[], opts: { input?: string; env?: Record<string, string> }): Promise<Run> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [join(root, 'bin', 'skiff.js'), ...args], { cwd: root, env: { ...process.env, ...opts.env } });
     let out = '', err = '';

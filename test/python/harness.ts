@@ -24,19 +24,23 @@ class Capture {
   }
 }
 
-export async function definePythonSuite(version: string): Promise<void> {
+/** Which Python test files a suite runs: test/python/cases by default; test/sot/cases for the translator. */
+export interface SuiteOptions { casesDir?: string; parity?: boolean; title?: string }
+
+export async function definePythonSuite(version: string, opts: SuiteOptions = {}): Promise<void> {
   const out = new Capture();
   const host = await loadPython({ version, stdout: out.sink, stderr: out.sink });
-  const files = readdirSync(CASES_DIR).filter((f) => /^test_.*\.py$/.test(f)).sort();
+  const casesDir = opts.casesDir ?? CASES_DIR;
+  const files = readdirSync(casesDir).filter((f) => /^test_.*\.py$/.test(f)).sort();
 
-  describe(`Python ${version}`, () => {
+  describe(`${opts.title ?? 'Python'} ${version}`, () => {
     it(`runs CPython ${version}`, () => {
       expect(host.call<string>('_skiff.testing', 'version')).toBe(version);
       expect(host.info.version).toBe(version);
     });
 
     for (const f of files) {
-      const path = host.fsPathOf(join(CASES_DIR, f));
+      const path = host.fsPathOf(join(casesDir, f));
       const listed = JSON.parse(host.call<string>('_skiff.testing', 'collect', path)) as { tests?: string[]; error?: string };
       describe(f, () => {
         if (listed.error) {
@@ -55,7 +59,7 @@ export async function definePythonSuite(version: string): Promise<void> {
       });
     }
 
-    describe('eager parity with the TypeScript API', () => {
+    if (opts.parity !== false) describe('eager parity with the TypeScript API', () => {
       const casesPath = host.fsPathOf(join(here, 'parity_cases.py'));
       for (const c of PARITY_CASES) {
         it(c.name, (ctx) => {

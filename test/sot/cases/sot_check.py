@@ -38,13 +38,17 @@ def _close(a, b, tol=1e-5):
     return a == b
 
 
-def check(fn, *argsets, translations=None):
-    """fn translated == fn eager on every argument tuple; returns the translated wrapper."""
+def check(fn, *argsets, translations=None, allow_eager=False):
+    """fn translated == fn eager on every argument tuple; returns the translated wrapper.
+    Unless allow_eager, the function must really have been translated (not run as plain Python)."""
     sf = paddle.jit.to_static(fn)
     for args in argsets:
         want = fn(*args)
         got = sf(*args)
         same(got, want)
+    if not allow_eager:
+        e = explain(sf) if sf._fid > 0 else {'eager': True, 'eagerReason': 'not registered'}
+        assert not e.get('eager'), 'ran eagerly: %s' % e.get('eagerReason')
     if translations is not None:
         assert count(sf) == translations, 'translations: %d, expected %d' % (count(sf), translations)
     return sf
