@@ -3,6 +3,8 @@
 //   skiff run -c "code" [args...]     run a program passed as a string
 //   skiff python                      interactive Python with `paddle` importable
 // --python 3.12|3.13|3.14 (or SKIFF_PYTHON) picks the interpreter; default 3.13.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { loadPython } from '../python/host.js';
@@ -34,6 +36,11 @@ export function buildProgram(): Command {
     .action(async (script: string | undefined, args: string[], opts: { python?: string; code?: string }) => {
       const version = opts.python ?? program.opts().python;
       if (opts.code === undefined && !script) program.error('skiff run: give a script path or -c "code"');
+      if (opts.code === undefined && !(existsSync(script as string) && statSync(script as string).isFile())) {
+        // what `python missing.py` says, before paying for a Pyodide start
+        process.stderr.write(`skiff: can't open file '${resolve(script as string)}': [Errno 2] No such file or directory\n`);
+        finish(2);
+      }
       const host = await loadPython({ version });
       const code = opts.code !== undefined
         ? host.runCode(opts.code, script ? [script, ...args] : args)

@@ -7,6 +7,8 @@ import { INTERP_INFO_PY, type InterpreterInfo } from '../bytecode/interp_info.js
 import type { Bridge } from '../bridge.js';
 import type { PyRuntime } from './python_host.js';
 import { SotRuntime } from './runtime.js';
+import { setGraphRunner } from '../../../sot/function_graph.js';
+import { ExecutorRunner } from '../../../sot/executor_runner.js';
 
 const RUNTIME_FUNCTIONS = [
   'code_info', 'describe', 'type_name', 'get_attr', 'global_lookup', 'function_parts', 'step', 'pin', 'unpin', 'end_call',
@@ -37,6 +39,8 @@ export function installSot(py: PyodideInterface, bridge: Bridge): { runtime(): S
     for (const name of RUNTIME_FUNCTIONS) fns[name] = mod[name];
     const pyrt = fns as unknown as PyRuntime & { set_wrapper_guards(oid: number, json: string): void };
     const decoder = new Decoder(interpreterInfo(py));
+    // Captured graphs run on the native executor (graphs under MIN_GRAPH_SIZE run op by op).
+    setGraphRunner(new ExecutorRunner());
     rt = new SotRuntime(pyrt, bridge.handles, decoder, (oid, json) => pyrt.set_wrapper_guards(oid, json));
     return rt;
   };

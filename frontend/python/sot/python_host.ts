@@ -138,7 +138,7 @@ export class SotPythonHost implements Host, Codec {
   handleOf(t: Tensor): number { return this.handles.add(t); }
   object(id: number): PyRef {
     let r = this.refs.get(id);
-    if (!r) { r = new PyRef(id, this.rt); this.refs.set(id, r); }
+    if (!r) { r = new PyRef(id, this.rt); this.refs.set(id, r); this.cachesDirty = true; }
     return r;
   }
   objectRef(id: number): PyRef { return this.object(id); }
@@ -219,11 +219,14 @@ export class SotPythonHost implements Host, Codec {
    * so every cache keyed by such an id is dropped too.
    */
   endCall(): void {
+    if (!this.cachesDirty) return;
+    this.cachesDirty = false;
     for (const m of [this.refs, this.infos, this.parts] as Map<number, unknown>[]) {
       for (const id of m.keys()) if (!this.pins.has(id)) m.delete(id);
     }
-    this.rt.end_call();
   }
+  /** Set when an id-keyed cache gained an entry during this call (cleared by endCall). */
+  private cachesDirty = false;
 
   // ---- code objects and functions -----------------------------------------------------------
   /** CodeInfo of a function or code object id (decoded once). */

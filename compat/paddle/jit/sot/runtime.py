@@ -120,6 +120,8 @@ class StaticFunction:
                 _enc(v, out)
             out.append('}')
         r = _call_ts(fid, ''.join(out), len(call_args))
+        if len(OBJECTS) > len(PINS):
+            end_call()
         if r[0] == 'E':
             _raise_pending(r)
         if r == 'F':          # the function was marked eager (fallback) during this call
