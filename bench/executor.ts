@@ -18,6 +18,7 @@ import type { OpDef } from '../src/ops/types.js';
 import { DTYPE_CODE, type DType } from '../src/tensor/dtype.js';
 import { encodeValues } from '../src/tensor/creation.js';
 import { Tensor } from '../src/tensor/tensor.js';
+import os from 'node:os';
 import { median, table, writeSection } from './results.js';
 
 const quick = process.argv.includes('--quick');
@@ -182,6 +183,7 @@ function memory(c: Case): (string | number)[][] {
 }
 
 const threads = native.numThreads();
+const load = os.loadavg()[0].toFixed(1);
 const speedRows = [chainCase(20, 4), chainCase(20, 1024), mlpCase(1)].filter((c): c is Case => c !== null).map(speed);
 const lenet = lenetCase(32);
 const memRows = memory(lenet);
@@ -189,7 +191,8 @@ const missing = ['multiply', 'relu', 'matmul', 'conv2d'].filter((o) => !hasOp(o)
 
 const body = `Eager = the same graph op by op through \`runOpDef\` (the cheapest eager path), each intermediate
 disposed at its last use. Executor = \`compile(graph).run(inputs)\`: one native call per run, plan cached.
-Median µs per whole-graph call over ${SAMPLES} samples of >= ${MIN_MS} ms (eager and executor samples interleaved,\nafter a warm-up); ${threads} native threads.
+Median µs per whole-graph call over ${SAMPLES} samples of >= ${MIN_MS} ms (eager and executor samples interleaved,\nafter a warm-up); ${threads} native threads; 1-minute load average ${load} at the start (other
+work on the machine inflates absolute times; the ratio is the figure to compare).
 ${missing.length ? `Ops not in the registry at measurement time (graphs use what exists): ${missing.join(', ')}.\n` : ''}
 ${table(['graph', 'ops', 'eager µs', 'executor µs', 'eager µs/op', 'executor µs/op', 'speedup', 'max abs diff vs eager'], speedRows)}
 

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
 import * as ort from 'onnxruntime-node';
 import { matmulModel } from './onnx_matmul_model.js';
 import { median, table, writeSection } from './results.js';
@@ -165,6 +166,7 @@ function cpuInfo(): string {
 }
 
 async function main() {
+  const loadBefore = os.loadavg()[0];
   const originalThreads = addon.numThreads();
   const notes: string[] = [];
   const rows: (string | number)[][] = [];
@@ -179,7 +181,8 @@ async function main() {
     '',
     table(['n', 'threads', 'Skiff GF/s', 'Skiff best', 'ORT GF/s', 'ORT B const', 'Skiff/ORT', 'Skiff/ORT B const'], rows),
     '',
-    `CPU: ${cpuInfo()}. Agreement with ORT: ${notes.join('; ')}.`,
+    `CPU: ${cpuInfo()}. 1-minute load average ${loadBefore.toFixed(2)} before / ${os.loadavg()[0].toFixed(2)} after the run`,
+    `(other processes on the machine make every figure lower). Agreement with ORT: ${notes.join('; ')}.`,
   ].join('\n');
   writeSection('GEMM (fp32)', body);
   console.log('wrote bench/results.md section "GEMM (fp32)"');

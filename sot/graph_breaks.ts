@@ -44,9 +44,13 @@ export interface BreakEvent {
   readonly frames?: readonly { readonly file: string; readonly line: number; readonly name: string }[];
 }
 
-/** Raised inside the translator to split the graph (or fall back) at the current instruction. */
+/**
+ * Raised inside the translator to split the graph (or fall back) at the current instruction.
+ * With `raise`, the user's code raises that exception at this instruction (an unbound local, a
+ * missing name): the concrete step raises it, with the user's line.
+ */
 export class GraphBreak extends Error {
-  constructor(readonly code: BreakCode, readonly detail: string) {
+  constructor(readonly code: BreakCode, readonly detail: string, readonly raise?: { readonly type: string; readonly message: string }) {
     super(`${code}: ${BREAKS.get(code)!.meaning}: ${detail}`);
     this.name = 'GraphBreak';
   }

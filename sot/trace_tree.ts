@@ -23,7 +23,16 @@ export type Template =
   /** An attribute of a value, read at run time (a bound method such as x.item). */
   | { readonly k: 'attr'; readonly obj: Template; readonly name: string }
   /** A mutable host container re-read after a step (its contents may have changed). */
-  | { readonly k: 'fresh'; readonly inner: Template };
+  | { readonly k: 'fresh'; readonly inner: Template }
+  /**
+   * A new host object made at run time by a concrete step from its operands (a range, a slice,
+   * a closure cell, a function made by the traced code). Evaluated once per node run: every
+   * use of the same template object in that run sees the same object.
+   */
+  | { readonly k: 'build'; readonly step: ConcreteStep; readonly operands: readonly Template[] };
+
+/** Values of 'build' templates already made in the current node run. */
+export type BuildMemo = Map<Template, RtValue>;
 
 export interface Effect { readonly step: ConcreteStep; readonly operands: readonly Template[] }
 
@@ -66,7 +75,8 @@ export class TreeNode {
   describeGuards(): string[] { return this.guards.describe(); }
 }
 
-export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: readonly Tensor[], results: readonly RtValue[], host?: Host): RtValue {
+export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: readonly Tensor[], results: readonly RtValue[], host?: Host, memo?: BuildMemo): RtValue {
+  const rec = (x: Template) => evalTemplate(x, entry, gouts, results, host, memo);
   switch (t.k) {
     case 'local': {
       const v = resolveLocal(t.source, entry);
@@ -75,21 +85,26 @@ export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: read
     }
     case 'gout': return { k: 'tensor', t: gouts[t.i] };
     case 'const': return t.v;
-    case 'tuple': return { k: 'tuple', items: t.items.map((x) => evalTemplate(x, entry, gouts, results, host)) };
-    case 'list': return { k: 'list', items: t.items.map((x) => evalTemplate(x, entry, gouts, results, host)) };
-    case 'dict': return {
-      k: 'dict',
-      keys: t.keys.map((x) => evalTemplate(x, entry, gouts, results, host)),
-      values: t.values.map((x) => evalTemplate(x, entry, gouts, results, host)),
-    };
+    case 'tuple': return { k: 'tuple', items: t.items.map(rec) };
+    case 'list': return { k: 'list', items: t.items.map(rec) };
+    case 'dict': return { k: 'dict', keys: t.keys.map(rec), values: t.values.map(rec) };
     case 'result': return results[t.i];
     case 'attr': {
       if (!host) throw new Error('trace tree: an attribute template needs the host');
-      return host.getattr(evalTemplate(t.obj, entry, gouts, results, host), t.name);
+      return host.getattr(rec(t.obj), t.name);
     }
     case 'fresh': {
-      const v = evalTemplate(t.inner, entry, gouts, results, host);
+      const v = rec(t.inner);
       return host ? host.refresh(v) : v;
+    }
+    case 'build': {
+      if (!host || !memo) throw new Error('trace tree: a build template needs the host and a memo');
+      let v = memo.get(t);
+      if (v === undefined) {
+        v = host.concrete(t.step, t.operands.map(rec))[1];
+        memo.set(t, v);
+      }
+      return v;
     }
   }
 }
@@ -113,10 +128,11 @@ export function walk(
     node.hits++;
     const gouts = node.graph ? runGraph(node, entry) : [];
     if (node.graph) stats.graphsRun++;
-    for (const e of node.effects) host.concrete(e.step, e.operands.map((o) => evalTemplate(o, entry, gouts, [], host)));
+    const memo: BuildMemo = new Map();
+    for (const e of node.effects) host.concrete(e.step, e.operands.map((o) => evalTemplate(o, entry, gouts, [], host, memo)));
     const exit = node.exit;
-    if (exit.k === 'return') return evalTemplate(exit.value, entry, gouts, [], host);
-    const operands = exit.operands.map((o) => evalTemplate(o, entry, gouts, [], host));
+    if (exit.k === 'return') return evalTemplate(exit.value, entry, gouts, [], host, memo);
+    const operands = exit.operands.map((o) => evalTemplate(o, entry, gouts, [], host, memo));
     let results: RtValue[];
     try {
       results = host.concrete(exit.step, operands);
@@ -126,7 +142,7 @@ export function walk(
       throw e;
     }
     stats.stepsRun++;
-    const next = exit.resume.map((t) => evalTemplate(t, entry, gouts, results, host));
+    const next = exit.resume.map((t) => evalTemplate(t, entry, gouts, results, host, memo));
     let child = pick(node.children, next, onMiss, node);
     if (!child) { child = translate(node, next); node.children.push(child); stats.translations++; }
     node = child;

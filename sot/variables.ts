@@ -80,10 +80,26 @@ export class IterVar extends Variable {
   constructor(readonly items: readonly Variable[], public pos = 0) { super(null); }
 }
 
-/** A closure cell. */
+/**
+ * A closure cell. `ref` is the real cell when the cell exists outside the translation (a
+ * closure of a real function, or a cell made for a function that escaped): writes to it are
+ * logged as side effects and replayed on the real cell.
+ */
 export class CellVar extends Variable {
   readonly kind = 'cell';
-  constructor(public contents: Variable | null, source: Source | null = null) { super(source); }
+  constructor(public contents: Variable | null, source: Source | null = null, readonly ref: HostRef | null = null) { super(source); }
+}
+
+/** A set of hashable constants (and host objects), in insertion order; iteration order is the host's. */
+export class SetVar extends Variable {
+  readonly kind = 'set';
+  constructor(public items: Variable[], source: Source | null = null) { super(source); }
+}
+
+/** super(cls, obj): attribute lookups start after `cls` in the MRO of obj's type. */
+export class SuperVar extends Variable {
+  readonly kind = 'super';
+  constructor(readonly cls: Variable, readonly obj: Variable) { super(null); }
 }
 
 /** A function made while translating (MAKE_FUNCTION): never a real object until it escapes. */

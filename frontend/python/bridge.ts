@@ -142,7 +142,7 @@ export class Bridge {
     if (!m) this.constants.set(dt, (m = new Map()));
     let t = m.get(v);
     if (t === undefined) {
-      if (this.constantCount >= MAX_CONSTANTS) this.clear_caches();
+      if (this.constantCount >= MAX_CONSTANTS) this.evictConstants();
       t = this.fresh(v, dt);
       m.set(v, t);
       this.constantCount++;
@@ -154,7 +154,17 @@ export class Bridge {
     return untracked(() => scalarTensor(v, dt) as Tensor);
   }
 
-  /** Drops the scalar-operand cache (tests call it before counting live tensors). */
+  /**
+   * A full cache starts over. Evicted tensors go to the GC backstop rather than being disposed:
+   * something recorded while they were cached (an autograd tape) may still read them.
+   */
+  private evictConstants(): void {
+    for (const m of this.constants.values()) for (const t of m.values()) t._adoptByGC();
+    this.constants.clear();
+    this.constantCount = 0;
+  }
+
+  /** Disposes the scalar-operand cache now (tests call it before counting live tensors). */
   readonly clear_caches = (): number => {
     for (const m of this.constants.values()) for (const t of m.values()) t.dispose();
     this.constants.clear();

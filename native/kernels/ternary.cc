@@ -12,7 +12,11 @@ namespace {
 
 template <typename T>
 inline void where_contig(const bool* __restrict c, const T* __restrict x, const T* __restrict y, T* __restrict o, int64_t n) {
-  for (int64_t i = 0; i < n; i++) o[i] = c[i] ? x[i] : y[i];
+  // Both values are loaded unconditionally so the select becomes a vector blend.
+  for (int64_t i = 0; i < n; i++) {
+    T xv = x[i], yv = y[i];
+    o[i] = c[i] ? xv : yv;
+  }
 }
 
 void k_where(KernelCall& c) {

@@ -65,6 +65,9 @@ inline float vgelu_tanhf(float x) {
   return 0.5f * x * (1.0f + vtanhf(k * (x + 0.044715f * x * x * x)));
 }
 
+// GCC 12 flags the intentionally undefined register inside its own AVX-512 sqrt intrinsics.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 // sqrt with errno semantics cannot auto-vectorize (the build keeps -fmath-errno), so contiguous
 // runs use the hardware instruction directly: IEEE sqrt is correctly rounded either way.
 inline void sqrt_block(const float* __restrict a, float* __restrict o, int64_t n) {
@@ -89,6 +92,7 @@ template <typename T> inline void rsqrt_block(const T* __restrict a, T* __restri
   sqrt_block(a, o, n);
   for (int64_t i = 0; i < n; i++) o[i] = T(1) / o[i];
 }
+#pragma GCC diagnostic pop
 
 // Dispatch helpers: float32 takes the vectorizable versions, double the std:: ones.
 inline float exp_(float x) { return vexpf(x); }

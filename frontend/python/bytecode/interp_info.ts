@@ -20,6 +20,8 @@ export interface InterpreterInfo {
   /** CALL_INTRINSIC_1 / _2 function names by oparg. */
   readonly intrinsic1: readonly string[];
   readonly intrinsic2: readonly string[];
+  /** LOAD_COMMON_CONSTANT's builtins by oparg (opcode._common_constants, 3.14+), by name. */
+  readonly commonConstants: readonly string[];
 }
 
 /** Python source that builds the InterpreterInfo dict inside the interpreter (run once). */
@@ -38,6 +40,7 @@ def _skiff_interp_info():
     nb = [sym for _, sym in getattr(dis, '_nb_ops', [])]
     i1 = list(getattr(dis, '_intrinsic_1_descs', []))
     i2 = list(getattr(dis, '_intrinsic_2_descs', []))
+    common = [c.__name__ for c in getattr(opcode, '_common_constants', [])]
     return {
         'version': [sys.version_info[0], sys.version_info[1]],
         'opmap': dict(dis.opmap),
@@ -49,5 +52,6 @@ def _skiff_interp_info():
         'binaryOps': nb,
         'intrinsic1': i1,
         'intrinsic2': i2,
+        'commonConstants': common,
     }
 `;

@@ -25,6 +25,8 @@ export interface CodeWire {
   /** Source line per code unit. */
   lines: number[];
   hasExceptionTable: boolean;
+  /** Byte offsets of the exception table's handler targets (dis._parse_exception_table). */
+  handlers: number[];
 }
 
 export const CO_VARARGS = 0x04;
@@ -34,10 +36,22 @@ export const CO_COROUTINE = 0x80;
 export const CO_ITERABLE_COROUTINE = 0x100;
 export const CO_ASYNC_GENERATOR = 0x200;
 
+/**
+ * Instructions an exception handler may contain and still be pure cleanup: it only restores
+ * locals and re-raises (3.12+ inlined comprehensions restore their shadowed iteration variable
+ * this way). Such a handler changes nothing a caller could observe, so code whose handlers are
+ * all of this kind translates: an exception from a concrete step simply propagates.
+ */
+const CLEANUP_OPS = new Set(['SWAP', 'POP_TOP', 'STORE_FAST', 'COPY', 'NOP', 'POP_ITER']);
+
 export class CodeInfo {
   readonly instructions: Instruction[];
   readonly consts: RtValue[];
   readonly byOffset = new Map<number, number>();
+  /** Instructions of pure-cleanup exception handlers (never reached by the translator). */
+  readonly cleanupHandlerCode = new Set<number>();
+  /** The code has an exception handler that does more than clean up (try/except/with). */
+  readonly hasRealHandlers: boolean;
 
   constructor(readonly wire: CodeWire, decoder: Decoder, decodeConst: (s: string) => RtValue) {
     const bytes = new Uint8Array(wire.code.length);
@@ -45,6 +59,27 @@ export class CodeInfo {
     this.instructions = decoder.decode(bytes, wire.lines);
     for (const ins of this.instructions) this.byOffset.set(ins.offset, ins.index);
     this.consts = wire.consts.map(decodeConst);
+    let real: boolean = wire.hasExceptionTable && !wire.handlers;
+    for (const target of wire.handlers ?? []) {
+      const block = this.cleanupBlock(target);
+      if (!block) { real = true; break; }
+      for (const i of block) this.cleanupHandlerCode.add(i);
+    }
+    this.hasRealHandlers = real;
+  }
+
+  /** Indices of the handler block at `offset` when it is pure cleanup ending in RERAISE, else null. */
+  private cleanupBlock(offset: number): number[] | null {
+    const start = this.byOffset.get(offset);
+    if (start === undefined) return null;
+    const out: number[] = [];
+    for (let i = start; i < this.instructions.length; i++) {
+      const ins = this.instructions[i];
+      out.push(i);
+      if (ins.opname === 'RERAISE') return out;
+      if (!CLEANUP_OPS.has(ins.opname)) return null;
+    }
+    return null;
   }
 
   get id(): number { return this.wire.id; }

@@ -43,9 +43,8 @@ export function inlineCall(tx: Translator, fn: ObjectVar | FunctionVar, self: Va
     globals = tx.host.objectRef(parts.globals);
     name = fn.info.name;
   }
-  if (code.isGenerator) throw new GraphBreak('SOT005', `call of generator function ${name}`);
-  if (code.wire.hasExceptionTable) throw new GraphBreak('SOT005', `call of ${name}, which uses try/with (runs concretely)`);
-  if (tx.host.unsupportedReason(code)) throw new GraphBreak('SOT005', `call of ${name}: ${tx.host.unsupportedReason(code)}`);
+  const why = tx.host.unsupportedReason(code);
+  if (why) throw new GraphBreak('SOT005', `call of ${name}, which runs concretely: ${why}`);
 
   const frame = new Frame(code, globals, name);
   bindArguments(code, frame, self ? [self, ...args] : args, kwargs, defaults, kwdefaults);

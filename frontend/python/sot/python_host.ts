@@ -3,9 +3,8 @@
 // descriptions, and the Python-specific parts of ending a segment.
 import type { ConcreteStep, Host } from '../../../sot/host.js';
 import { HostError } from '../../../sot/host.js';
-import type { Template } from '../../../sot/trace_tree.js';
 import type { HostRef, RtValue } from '../../../sot/values.js';
-import { BoundMethodVar, CellVar, ConstVar, IterVar, RangeVar, SliceVar, type ObjInfo, type Variable } from '../../../sot/variables.js';
+import type { ObjInfo, Variable } from '../../../sot/variables.js';
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { HANDLERS } from '../handlers/index.js';
 import type { Tensor } from '../../../src/tensor/tensor.js';
@@ -14,6 +13,17 @@ import type { Decoder, Instruction } from '../bytecode/decode.js';
 import { CodeInfo, type CodeWire } from './code.js';
 import { type Codec, decodeValue, decodeValues, encodeValue } from './encoding.js';
 import type { Translator } from './translator.js';
+import type { Frame } from './frame.js';
+
+/** CALL_INTRINSIC_1 functions the translator models (others make the code run as plain Python). */
+const INTRINSICS_1 = new Set(['INTRINSIC_UNARY_POSITIVE', 'INTRINSIC_LIST_TO_TUPLE']);
+
+/** Why an instruction with a handler still cannot be simulated, decided from its argument alone. */
+function staticallyUnsupported(host: SotPythonHost, ins: Instruction): string | null {
+  if (ins.opname === 'CALL_INTRINSIC_1' && !INTRINSICS_1.has(host.intrinsic1(ins.arg))) return `intrinsic ${host.intrinsic1(ins.arg)}`;
+  if (ins.opname === 'LOAD_COMMON_CONSTANT' && host.decoder.info.commonConstants[ins.arg] === undefined) return `common constant ${ins.arg}`;
+  return null;
+}
 
 /** The Python functions of paddle.jit.sot.runtime, as PyProxies kept for the process. */
 export interface PyRuntime {
@@ -38,6 +48,11 @@ export interface PyRuntime {
   reencode(oid: number): string;
   snapshot(oid: number): number;
   set_error_location(framesJson: string): void;
+  register_guards(json: string): number;
+  check_guards(gid: number): boolean;
+  drop_guards(gid: number): void;
+  super_attr(pairEnc: string, name: string): string;
+  import_module(globalsOid: number, name: string, fromlistEnc: string, level: number): string;
 }
 
 /** A Python object known by id(). Its type name is fetched only when a message needs it. */
@@ -103,10 +118,12 @@ export class SotPythonHost implements Host, Codec {
     if (r !== undefined) return r;
     r = null;
     if (code.isGenerator) r = 'generator or coroutine (SOT106)';
-    else if (code.wire.hasExceptionTable) r = 'try/except/with blocks (SOT101)';
+    else if (code.hasRealHandlers) r = 'try/except/with blocks (SOT101)';
     else {
       for (const ins of code.instructions) {
-        if (!HANDLERS[ins.opname]) { r = `opcode ${ins.opname} (SOT101)`; break; }
+        if (code.cleanupHandlerCode.has(ins.index)) continue;
+        const why = HANDLERS[ins.opname] ? staticallyUnsupported(this, ins) : `opcode ${ins.opname}`;
+        if (why) { r = `${why} (SOT101)`; break; }
       }
       if (!r) {
         const intro = code.wire.names.find((n) => ['locals', 'vars', 'eval', 'exec', '_getframe', 'globals', 'currentframe'].includes(n));
@@ -297,53 +314,51 @@ export class SotPythonHost implements Host, Codec {
     try { return this.rt.source_line(file, line); } catch { return ''; }
   }
 
-  argval(code: CodeInfo, ins: Instruction): RtValue | undefined {
+  /** The resolved constant argument a concrete step of `ins` needs (names, the globals dict). */
+  argval(f: Frame, ins: Instruction): RtValue | undefined {
+    const names = f.code.wire.names;
+    const globals: RtValue = { k: 'obj', ref: f.globals };
     switch (ins.opname) {
-      case 'LOAD_ATTR': return { k: 'str', v: code.wire.names[ins.arg >> 1] };
-      case 'STORE_ATTR': case 'DELETE_ATTR': return { k: 'str', v: code.wire.names[ins.arg] };
+      case 'LOAD_ATTR': return { k: 'str', v: names[ins.arg >> 1] };
+      case 'LOAD_SUPER_ATTR': return { k: 'str', v: names[ins.arg >> 2] };
+      case 'STORE_ATTR': case 'DELETE_ATTR': case 'IMPORT_FROM': return { k: 'str', v: names[ins.arg] };
+      case 'LOAD_GLOBAL': return { k: 'tuple', items: [globals, { k: 'str', v: names[ins.arg >> 1] }] };
+      case 'DELETE_GLOBAL': case 'IMPORT_NAME': return { k: 'tuple', items: [globals, { k: 'str', v: names[ins.arg] }] };
+      case 'CALL_INTRINSIC_1': return { k: 'str', v: this.intrinsic1(ins.arg) };
       default: return undefined;
     }
   }
 
-  /** Values an instruction pops when it runs as a concrete step. */
-  stackEffect(tx: Translator, ins: Instruction): number {
-    switch (ins.opname) {
-      case 'CALL': return ins.arg + 2;
-      case 'CALL_KW': return ins.arg + 3;
-      case 'CALL_FUNCTION_EX': return tx.v.minor >= 14 ? 4 : 3 + (ins.arg & 1);
-      case 'BINARY_OP': case 'COMPARE_OP': case 'BINARY_SUBSCR': case 'CONTAINS_OP': case 'FORMAT_WITH_SPEC': return 2;
-      case 'TO_BOOL': case 'UNARY_NEGATIVE': case 'UNARY_INVERT': case 'UNARY_NOT': case 'LOAD_ATTR': case 'FORMAT_SIMPLE':
-      case 'CONVERT_VALUE': case 'UNPACK_SEQUENCE': case 'GET_ITER': case 'DELETE_ATTR': case 'FOR_ITER':
-      case 'POP_JUMP_IF_TRUE': case 'POP_JUMP_IF_FALSE':
-        return 1;
-      case 'STORE_ATTR': return 2;
-      case 'STORE_SUBSCR': return 3;
-      default: throw new GraphBreak('SOT105', `no concrete step for ${ins.opname}`);
-    }
+  /**
+   * The host check of a node translated after a concrete step: its host reads (globals,
+   * attributes, closure cells) may have been changed by that step, so they are checked when a
+   * call reaches the node, not only at the function's entry. Null for entry nodes (the wrapper
+   * checks theirs before the call) and for nodes without host reads.
+   */
+  hostCheckFor(tx: Translator): ((entry: readonly RtValue[]) => boolean) | null {
+    if (!tx.nodeHostGuards || !this.pendingGuards.length) return null;
+    const gid = this.rt.register_guards(JSON.stringify(this.pendingGuards.map((g) => [g.container, g.name, g.kind, g.valueId])));
+    this.pendingGuardSets.push(gid);
+    const rt = this.rt;
+    return () => rt.check_guards(gid);
+  }
+  /** Node guard sets registered by the translation in progress (dropped with the tree). */
+  pendingGuardSets: number[] = [];
+
+  /** getattr(super(cls, obj), name), with the class that defines it and its raw value (guarded). */
+  superAttr(cls: RtValue, obj: RtValue, name: string): RtValue {
+    const r = this.rt.super_attr(this.encode({ k: 'tuple', items: [cls, obj] }), name);
+    if (r[0] === 'E') throw this.error(r);
+    const [owner, raw] = r.split(';', 2).map(Number);
+    const value = this.decode(r.slice(r.indexOf(';', r.indexOf(';') + 1) + 1));
+    this.recordAttrGuard(this.object(owner), name, raw);
+    return value;
   }
 
-  stepResultCount(step: ConcreteStep): number {
-    // Every step pushes its results after the layer version (result 0).
-    switch (step.opname) {
-      case 'STORE_ATTR': case 'STORE_SUBSCR': case 'DELETE_ATTR': return 0;
-      case 'LOAD_ATTR': return step.arg & 1 ? 2 : 1;
-      case 'UNPACK_SEQUENCE': return step.arg;
-      case 'SKIFF_FOR_ITER': return 3;
-      default: return 1;
-    }
+  /** A module already imported (sys.modules), as IMPORT_NAME would return it; null when importing would run code. */
+  importedModule(globals: HostRef, name: string, fromlist: RtValue, level: number): RtValue | null {
+    const r = this.rt.import_module(globals.id as number, name, this.encode(fromlist), level);
+    return r ? this.decode(r) : null;
   }
-
-  /** Templates for variable kinds only Python has (ranges, slices, iterators, cells). */
-  materializeTemplate(_tx: Translator, v: Variable, rec: (x: Variable) => Template): Template {
-    if (v instanceof RangeVar) throw new GraphBreak('SOT105', 'a range object stored in a variable is live across a graph break');
-    if (v instanceof SliceVar) return { k: 'tuple', items: [rec(v.start), rec(v.stop), rec(v.step)] };
-    if (v instanceof IterVar) return { k: 'tuple', items: v.items.slice(v.pos).map(rec) };
-    if (v instanceof CellVar) return v.contents ? rec(v.contents) : { k: 'const', v: { k: 'none' } };
-    if (v instanceof ConstVar) return { k: 'const', v: v.value };
-    if (v instanceof BoundMethodVar) return { k: 'attr', obj: rec(v.self), name: v.name };
-    throw new GraphBreak('SOT105', `a ${v.kind} value is live across a graph break`);
-  }
-
-  hostCheckFor(_tx: Translator): null { return null; }
 }
 

@@ -6,7 +6,7 @@ import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { HostError } from '../../../sot/host.js';
 import { describeFailure, type TreeNode, walk, type WalkStats } from '../../../sot/trace_tree.js';
 import type { RtValue } from '../../../sot/values.js';
-import { CellVar } from '../../../sot/variables.js';
+import { NullVar } from '../../../sot/variables.js';
 import type { Decoder } from '../bytecode/decode.js';
 import type { CodeInfo } from './code.js';
 import { CO_VARARGS, CO_VARKEYWORDS } from './code.js';
@@ -19,6 +19,8 @@ import type { HandleTable } from '../handles.js';
 /** Limits from ARCHITECTURE.md: a tree past this many nodes, or this many translations, goes eager. */
 export const NODE_LIMIT = 64;
 export const TRANSLATION_LIMIT = 20;
+/** register()'s answer for callables that are not Python functions (they always run as they are). */
+const NOT_A_FUNCTION = -0x7fffffff;
 
 interface Fn {
   readonly fid: number;
@@ -31,6 +33,8 @@ interface Fn {
   eager: boolean;
   eagerReason: string;
   guards: HostGuard[];
+  /** Node-level host guard sets (Python side), dropped with the tree. */
+  guardSets: number[];
   events: BreakEvent[];
   pins: number[];
 }
@@ -62,17 +66,17 @@ export class SotRuntime {
 
   // ---- called from Python ---------------------------------------------------------------------
 
-  /** Registers a function (by object id) for translation; -1 means "always run it as plain Python". */
+  /** Registers a function (by object id) for translation; a negative id means "always run it as plain Python" (explain() still reports why). */
   readonly register = (fnOid: number, wrapperOid: number, fullGraph: number): number => {
     const ref = this.host.object(fnOid);
     const info = this.host.describe(ref);
-    if (info.kind !== 'function') return -1;
+    if (info.kind !== 'function') return NOT_A_FUNCTION;
     const code = this.host.code(info.codeId);
     this.host.pin(ref);
     this.host.pin(this.host.object(wrapperOid));
     const fn: Fn = {
       fid: this.fns.length + 1, ref, code, wrapperId: wrapperOid, fullGraph: fullGraph !== 0, roots: [], translations: 0,
-      eager: false, eagerReason: '', guards: [], events: [], pins: [],
+      eager: false, eagerReason: '', guards: [], guardSets: [], events: [], pins: [],
     };
     const why = this.host.unsupportedReason(code);
     if (why) {
@@ -83,7 +87,8 @@ export class SotRuntime {
       this.log1(`sot: ${code.wire.qualname} runs as plain Python: ${why}`);
     }
     this.fns.push(fn);
-    return fn.eager ? -1 : fn.fid;
+    // A negative id: the function runs as plain Python, but explain() can still say why.
+    return fn.eager ? -fn.fid : fn.fid;
   };
 
   /** One call: 'E…' an exception (pending in Python), 'F' run eagerly from now on, 'X' run eagerly this time, else the encoded result. */
@@ -143,13 +148,17 @@ export class SotRuntime {
       guardSlot = (i) => i === 0 || exit.resume[i].k === 'result' || exit.resume[i].k === 'fresh';
       layout = exit.layout as Layout;
     }
-    const tx = new Translator(host, this.v, opts, entry, guardSlot);
+    host.pendingGuardSets = [];
+    // Host reads of the entry translation are checked by the wrapper before each call; those of
+    // a translation after a step, by the node itself when a call reaches it.
+    const tx = new Translator(host, this.v, opts, entry, guardSlot, parent !== null);
     tx.enter(layout);
     if (!parent) this.bindRootClosure(fn, tx);
     const node = tx.run();
     fn.events.push(...tx.events);
     fn.pins.push(...host.pendingPins);
-    if (host.pendingGuards.length) {
+    fn.guardSets.push(...host.pendingGuardSets);
+    if (!parent && host.pendingGuards.length) {
       fn.guards.push(...host.pendingGuards);
       this.setWrapperGuards(fn.wrapperId, this.encodeGuards(fn.guards));
     }
@@ -163,10 +172,10 @@ export class SotRuntime {
   /** The outermost frame at instruction 0 with parameters in slots 1..n (slot 0: the layer version). */
   private rootLayout(fn: Fn): Layout {
     const c = fn.code;
-    const locals: (number | { cell: number })[] = [];
+    const locals: number[] = [];
     for (let i = 0; i < c.nlocalsplus; i++) locals.push(i < c.nparams ? i + 1 : -1);
     const parts = this.host.functionParts(fn.ref);
-    return { frames: [{ codeId: c.id, globalsId: parts.globals, fnName: c.wire.qualname, ip: 0, stack: [], locals }] };
+    return { frames: [{ codeId: c.id, globalsId: parts.globals, fnName: c.wire.qualname, ip: 0, stack: [], locals }], cells: [] };
   }
 
   /** Free variables of the outermost function: cell contents read now, re-checked by the wrapper. */
@@ -180,10 +189,10 @@ export class SotRuntime {
     const nfree = cells.length;
     for (let i = 0; i < nfree; i++) {
       const cell = cells[i];
-      if (cell.k === 'obj') this.host.recordAttrGuard(cell.ref, 'cell_contents', fresh.contentIds[i]);
-      const c = contents[i];
-      const v = fromHostRead(tx, c, null);
-      f.locals[fn.code.nlocalsplus - nfree + i] = new CellVar(v, null);
+      if (cell.k !== 'obj') throw new Error('sot: a closure cell is not an object');
+      this.host.recordAttrGuard(cell.ref, 'cell_contents', fresh.contentIds[i]);
+      const v = fromHostRead(tx, contents[i], null);
+      f.locals[fn.code.nlocalsplus - nfree + i] = tx.hostCell(cell.ref, v instanceof NullVar ? null : v);
     }
     f.closureBound = true;
   }
@@ -269,6 +278,8 @@ export class SotRuntime {
     fn.guards = [];
     for (const p of fn.pins) this.host.unpinId(p);
     fn.pins = [];
+    for (const g of fn.guardSets) this.rt.drop_guards(g);
+    fn.guardSets = [];
     this.setWrapperGuards(fn.wrapperId, '[]');
   }
 
@@ -281,8 +292,8 @@ export class SotRuntime {
 
   /** explain(): graphs, ops per graph, breaks with code and location, guards per entry. */
   explain(fid: number): object {
-    const fn = this.fns[fid - 1];
-    if (!fn) return { error: 'unknown function' };
+    const fn = this.fns[Math.abs(fid) - 1];
+    if (!fn) return { eager: true, eagerReason: 'not a Python function (a builtin or a callable object)', graphCount: 0, opsPerGraph: [], breaks: [], guards: [] };
     const graphs: number[] = [];
     const guards: string[][] = [];
     const visit = (n: TreeNode) => {

@@ -9,31 +9,20 @@ import { constSource, itemSource, slotSource, type Source } from '../../../sot/s
 import { type Effect, type Template, TreeNode } from '../../../sot/trace_tree.js';
 import type { HostRef, RtValue } from '../../../sot/values.js';
 import {
-  BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NULL, NullVar, ObjectVar, RangeVar, SliceVar,
-  TensorVar, TupleVar, type Variable,
+  BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NULL, NullVar, ObjectVar, RangeVar, SetVar,
+  SliceVar, SuperVar, TensorVar, TupleVar, type Variable,
 } from '../../../sot/variables.js';
-import { Tensor } from '../../../src/tensor/tensor.js';
+import type { Tensor } from '../../../src/tensor/tensor.js';
 import type { CodeInfo } from './code.js';
-import { Frame } from './frame.js';
+import type { Frame } from './frame.js';
 import { HANDLERS } from '../handlers/index.js';
 import { exitLoop } from '../handlers/jumps.js';
 import type { SotPythonHost as PythonHost } from './python_host.js';
 import type { VersionTable } from './versions.js';
+import { type Layout, LayoutBuilder, type LayoutValue, rebuildFrames, SegmentTemplates } from './segment.js';
+import { stepPops, stepPushes } from './steps.js';
 
-/** Where each entry slot goes when frames are rebuilt for a child node. */
-export interface FrameLayout {
-  readonly codeId: number;
-  readonly globalsId: number;
-  readonly fnName: string;
-  readonly ip: number;
-  /** Slot index per stack entry (-2: NULL); { iter: slot } for an iterator over a tuple slot. */
-  readonly stack: readonly (number | { iter: number })[];
-  /** The child starts after a SKIFF_FOR_ITER step of this FOR_ITER instruction (innermost frame). */
-  readonly forIter?: number;
-  /** Slot index per localsplus entry (-1: unbound); cells: { cell: slot }. */
-  readonly locals: readonly (number | { cell: number } | { cell: -1 })[];
-}
-export interface Layout { readonly frames: readonly FrameLayout[] }
+export type { FrameLayout, Layout } from './segment.js';
 
 /** Thrown by handlers when the frame returns from its outermost frame. */
 export class FrameReturn { constructor(readonly value: Variable) {} }
@@ -69,6 +58,8 @@ export class Translator {
     private readonly entry: readonly RtValue[],
     /** Entry slots whose values are new since the parent (step results, mutable containers): guarded. */
     private readonly guardSlot: (i: number) => boolean,
+    /** Host reads are checked by the node (a translation after a step), not by the wrapper. */
+    readonly nodeHostGuards = false,
   ) {}
 
   get frame(): Frame { return this.frames[this.frames.length - 1]; }
@@ -79,34 +70,27 @@ export class Translator {
   /** Builds the frames of `layout` from entry slots, creating sourced variables and guards. */
   enter(layout: Layout): void {
     const vars = new Map<number, Variable>();
-    const cells = new Map<number, CellVar>();
     const slotVar = (i: number): Variable => {
       let v = vars.get(i);
       if (!v) { v = this.fromRt(this.entry[i], slotSource(i), this.guardSlot(i)); vars.set(i, v); this.entryVars.set(v, slotSource(i)); }
       return v;
     };
-    for (const fl of layout.frames) {
-      const code = this.host.code(fl.codeId);
-      const f = new Frame(code, this.host.objectRef(fl.globalsId), fl.fnName);
-      f.ip = fl.ip;
-      f.stack = fl.stack.map((s) => {
-        if (typeof s !== 'number') {
-          const t = slotVar(s.iter);
-          return new IterVar(t instanceof TupleVar ? t.items.slice() : []);
-        }
-        return s === -2 ? NULL : slotVar(s);
-      });
-      f.locals = fl.locals.map((s) => {
-        if (typeof s === 'number') return s < 0 ? undefined : slotVar(s);
-        if (s.cell < 0) return new CellVar(null);
-        let c = cells.get(s.cell);
-        if (!c) { c = new CellVar(this.entry[s.cell] ? slotVar(s.cell) : null); cells.set(s.cell, c); }
-        return c;
-      });
-      this.frames.push(f);
-      if (fl.forIter !== undefined) this.resumeForIter(f, fl.forIter);
-    }
+    const frames = rebuildFrames(this, layout, slotVar);
+    for (const f of frames) this.frames.push(f);
+    const inner = layout.frames[layout.frames.length - 1];
+    if (inner.forIter !== undefined) this.resumeForIter(this.frames[this.frames.length - 1], inner.forIter);
   }
+
+  /** The variable of a real closure cell (one per cell in a translation, so writes are shared). */
+  hostCell(ref: HostRef, contents: Variable | null): CellVar {
+    let c = this.hostCells.get(ref.id as number);
+    if (!c) { c = new CellVar(contents, null, ref); this.hostCells.set(ref.id as number, c); }
+    return c;
+  }
+  private readonly hostCells = new Map<number, CellVar>();
+
+  /** Where an entry variable came from, if it is one. */
+  entrySource(v: Variable): Source | undefined { return this.entryVars.get(v); }
 
   /** After a concrete next() of an opaque iterator: [iter, has, value] on the stack. */
   private resumeForIter(f: Frame, at: number): void {
@@ -144,7 +128,7 @@ export class Translator {
           source, v.ref ?? null,
         );
       case 'obj':
-        if (v.ref.id === 0) return NULL;
+        if (v.ref.id === 0) { if (g) this.guards.add(identityGuard(source!, 0, 'NULL')); return NULL; }
         if (g) { this.guards.add(identityGuard(source!, v.ref.id, v.ref.typeName)); this.host.pinForTree(v.ref); }
         return this.objectVar(v.ref, source);
     }
@@ -153,6 +137,8 @@ export class Translator {
   objectVar(ref: HostRef, source: Source | null): ObjectVar {
     return new ObjectVar(ref, this.host.describe(ref), source);
   }
+
+  constTensorAt(i: number): Tensor { return this.constInputs.get(i)!; }
 
   /** A real tensor (parameter, global, step-made constant) used inside the graph. */
   constTensor(t: Tensor): TensorVar {
@@ -232,12 +218,14 @@ export class Translator {
 
   /**
    * A break at the current instruction of the innermost frame: its operands become the step's
-   * operands, every other live value becomes an entry slot of the child.
+   * operands, every other live value becomes an entry slot of the child. A break that says the
+   * user's code raises here (e.g. an unbound local) becomes a step raising that exception.
    */
   private breakAt(e: GraphBreak, opname: string, arg: number): TreeNode {
     const f = this.frame;
     const ins = f.code.instructions[f.ip];
-    const npop = this.host.stackEffect(this, ins);
+    const npop = stepPops(ins, this.v, e.raise !== undefined);
+    if (npop === null) throw new GraphBreak('SOT105', `no concrete step for ${ins.opname} (${e.code}: ${e.detail})`);
     const operandVars = f.stack.slice(f.stack.length - npop);
     const event: BreakEvent = {
       code: e.code, file: f.code.wire.filename, line: ins.line,
@@ -251,31 +239,29 @@ export class Translator {
     let resumeIp = ins.index + 1;
     let forIter: number | undefined;
     let iterResult = false;
-    if (opname.startsWith('POP_JUMP_IF')) { stepName = 'TO_BOOL'; resumeIp = ins.index; }
+    let argval = this.host.argval(f, ins);
+    if (e.raise) { stepName = 'SKIFF_RAISE'; argval = { k: 'tuple', items: [{ k: 'str', v: e.raise.type }, { k: 'str', v: e.raise.message }] }; }
+    else if (opname.startsWith('POP_JUMP_IF')) { stepName = 'TO_BOOL'; resumeIp = ins.index; }
     else if (opname === 'GET_ITER') { if (operandVars[0] instanceof TensorVar) iterResult = true; else stepName = 'SKIFF_ITER'; }
     else if (opname === 'FOR_ITER') { stepName = 'SKIFF_FOR_ITER'; forIter = ins.index; resumeIp = ins.index; }
-    const step: ConcreteStep = { opname: stepName, arg, argval: this.host.argval(f.code, ins) };
-    return this.finish({ k: 'step', step, operandVars, npop, event, resumeIp, forIter, iterResult });
+    const step: ConcreteStep = { opname: stepName, arg, argval };
+    const nres = stepPushes(step, opname, this.v);
+    return this.finish({ k: 'step', step, operandVars, npop, nres, event, resumeIp, forIter, iterResult });
   }
 
   private finish(exit: { k: 'return'; value: Variable } | {
-    k: 'step'; step: ConcreteStep; operandVars: Variable[]; npop: number; event: BreakEvent; resumeIp: number; forIter?: number; iterResult: boolean;
+    k: 'step'; step: ConcreteStep; operandVars: Variable[]; npop: number; nres: number; event: BreakEvent; resumeIp: number; forIter?: number; iterResult: boolean;
   }): TreeNode {
-    const outs: SymTensor[] = [];
-    const outIndex = new Map<SymTensor, number>();
-    const made = new Map<Variable, Template>();
-    const tpl = (v: Variable): Template => this.template(v, outs, outIndex, made);
+    const T = new SegmentTemplates(this);
+    const tpl = (v: Variable): Template => T.tpl(v);
 
-    const effects: Effect[] = [];
-    // Lists/dicts from outside that were mutated: replace their contents in place.
-    for (const e of this.effects) effects.push({ step: e.step, operands: e.operands });
-    const mutated = this.mutatedContainers();
-    for (const c of mutated) {
+    // Effects in program order, then host lists/dicts whose contents changed get them replaced.
+    const effects: Effect[] = this.effects.map((e) => ({ step: e.step, operands: e.operands.map((o) => (isVarTemplate(o) ? tpl((o as unknown as VarTemplate).v) : o)) }));
+    for (const c of this.mutated) {
       const target: Template = this.containerRef(c);
       if (c instanceof ListVar) effects.push({ step: { opname: 'SKIFF_LIST_REPLACE', arg: 0 }, operands: [target, { k: 'list', items: c.items.map(tpl) }] });
       else effects.push({ step: { opname: 'SKIFF_DICT_REPLACE', arg: 0 }, operands: [target, { k: 'dict', keys: c.keys.map(tpl), values: c.values.map(tpl) }] });
     }
-    const finalEffects = effects.map((e) => ({ step: e.step, operands: e.operands.map((o) => (isVarTemplate(o) ? tpl((o as unknown as VarTemplate).v) : o)) }));
 
     let nodeExit: TreeNode['exit'];
     if (exit.k === 'return') {
@@ -283,43 +269,27 @@ export class Translator {
     } else {
       const operands = exit.operandVars.map(tpl);
       // Child layout: every frame; the innermost frame's stack without the operands, plus the
-      // values the step pushes (appended as result slots by the runtime).
-      const resume: Template[] = [{ k: 'result', i: 0 }];  // slot 0: the layer version after the step
-      const slotOf = new Map<Variable, number>();
-      const slot = (v: Variable): number | { iter: number } => {
-        if (v instanceof NullVar) return -2;
-        if (v instanceof IterVar) { const i = resume.length; resume.push(tpl(v)); return { iter: i }; }
-        let i = slotOf.get(v);
-        if (i === undefined) { i = resume.length; resume.push(tpl(v)); slotOf.set(v, i); }
-        return i;
-      };
-      const frames: FrameLayout[] = this.frames.map((fr, fi) => {
+      // values the step pushes (appended as result slots).
+      const L = new LayoutBuilder(this, T);
+      const frames = this.frames.map((fr, fi) => {
         const inner = fi === this.frames.length - 1;
-        const stack = (inner ? fr.stack.slice(0, fr.stack.length - exit.npop) : fr.stack).map(slot);
-        const locals = fr.locals.map((l, li) => {
-          if (l === undefined) return -1;
-          if (l instanceof CellVar && fr.code.wire.localkinds[li] !== 'l') {
-            const c = l.contents ? slot(l.contents) : -1;
-            return { cell: typeof c === 'number' ? c : -1 };
+        const stack: LayoutValue[] = (inner ? fr.stack.slice(0, fr.stack.length - exit.npop) : fr.stack).map((v) => L.value(v));
+        const locals = fr.locals.map((l) => L.value(l));
+        if (inner) {
+          // Step results come after the layer version (result 0): results 1..n are pushed.
+          for (let r = 1; r <= exit.nres; r++) {
+            const slot = L.slotFor({ k: 'result', i: r });
+            stack.push(exit.iterResult ? { as: 'iter', slot } : slot);
           }
-          const sl = slot(l);
-          return typeof sl === 'number' ? sl : -1;
-        });
-        return inner
-          ? { codeId: fr.code.id, globalsId: fr.globals.id as number, fnName: fr.fnName, ip: exit.resumeIp, stack, locals, forIter: exit.forIter }
-          : { codeId: fr.code.id, globalsId: fr.globals.id as number, fnName: fr.fnName, ip: fr.ip, stack, locals };
+        }
+        return { codeId: fr.code.id, globalsId: fr.globals.id as number, fnName: fr.fnName, ip: inner ? exit.resumeIp : fr.ip, stack, locals, forIter: inner ? exit.forIter : undefined };
       });
-      // Step results come after the layer version (result 0): results 1..n are pushed.
-      const nres = this.host.stepResultCount(exit.step);
-      const innerStack = frames[frames.length - 1].stack as (number | { iter: number })[];
-      for (let r = 1; r <= nres; r++) {
-        innerStack.push(exit.iterResult ? { iter: resume.length } : resume.length);
-        resume.push({ k: 'result', i: r });
-      }
-      nodeExit = { k: 'step', step: exit.step, operands, resume, layout: { frames } satisfies Layout, event: exit.event };
+      const layout: Layout = { frames, cells: L.cells() };
+      nodeExit = { k: 'step', step: exit.step, operands, resume: L.resume, layout, event: exit.event };
     }
 
     // Graph: outputs are the tensors the exit needs; inputs from entry slots or constants.
+    const outs = T.outs;
     let graph = null;
     let graphInputs: Template[] = [];
     if (outs.length || this.graph.nodes.some((n) => n.def.random)) {
@@ -337,47 +307,18 @@ export class Translator {
       if (this.opts.logLevel >= 2) this.opts.log(2, compiled.describe());
     }
     if (this.layerDependent) this.guards.add(constGuard(slotSource(0), this.entry[0]));
-    return new TreeNode(this.guards, graph, graphInputs, finalEffects, nodeExit, this.host.hostCheckFor(this));
+    return new TreeNode(this.guards, graph, graphInputs, effects, nodeExit, this.host.hostCheckFor(this));
   }
 
   /** The real container behind a variable: this call's object (via its source) or a fixed one. */
-  private containerRef(c: ListVar | DictVar): Template {
+  containerRef(c: ListVar | DictVar): Template {
     const src = this.entryVars.get(c) ?? c.source;
     if (src && (src.k === 'slot' || src.k === 'item')) return { k: 'local', source: src };
     return { k: 'const', v: { k: 'obj', ref: c.ref! } };
   }
 
-  /** Containers that came from outside (have a host ref) and whose contents changed. */
-  private mutatedContainers(): (ListVar | DictVar)[] {
-    return [...this.mutated];
-  }
+  /** Host lists/dicts (they have a ref) whose contents changed in this segment. */
   readonly mutated = new Set<ListVar | DictVar>();
-
-  /** How a variable's value is rebuilt at run time. */
-  private template(v: Variable, outs: SymTensor[], outIndex: Map<SymTensor, number>, made: Map<Variable, Template>): Template {
-    const src = this.entryVars.get(v);
-    // Host lists/dicts may change in effects and steps: the child re-reads them after the step.
-    if ((v instanceof ListVar || v instanceof DictVar) && v.ref) return { k: 'fresh', inner: this.containerRef(v) };
-    if (src) return { k: 'local', source: src };
-    const rec = (x: Variable) => this.template(x, outs, outIndex, made);
-    if (v instanceof ConstVar) return { k: 'const', v: v.value };
-    if (v instanceof TensorVar) {
-      const inp = this.graph.inputs.find((i) => i.value === v.sym.id);
-      if (inp) {
-        if (inp.source.k === 'const') return { k: 'const', v: { k: 'tensor', t: this.constInputs.get(inp.source.i)! } };
-        return { k: 'local', source: inp.source };
-      }
-      let i = outIndex.get(v.sym);
-      if (i === undefined) { i = outs.length; outs.push(v.sym); outIndex.set(v.sym, i); }
-      return { k: 'gout', i };
-    }
-    if (v instanceof TupleVar) return { k: 'tuple', items: v.items.map(rec) };
-    if (v instanceof ListVar) return { k: 'list', items: v.items.map(rec) };
-    if (v instanceof DictVar) return { k: 'dict', keys: v.keys.map(rec), values: v.values.map(rec) };
-    if (v instanceof ObjectVar) { this.host.pinForTree(v.ref); return { k: 'const', v: { k: 'obj', ref: v.ref } }; }
-    if (v instanceof NullVar) return { k: 'const', v: { k: 'obj', ref: this.host.nullRef } };
-    return this.host.materializeTemplate(this, v, rec);
-  }
 }
 
 export class StrictModeError extends Error {
@@ -399,4 +340,4 @@ export function showVar(v: Variable): string {
   return v.kind;
 }
 
-export { BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NULL, NullVar, ObjectVar, RangeVar, SliceVar, TensorVar, TupleVar };
+export { BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NULL, NullVar, ObjectVar, RangeVar, SetVar, SliceVar, SuperVar, TensorVar, TupleVar };

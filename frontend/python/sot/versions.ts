@@ -20,6 +20,8 @@ export interface VersionTable {
   readonly endForPops: number;
   /** MAKE_FUNCTION takes its flags as oparg (3.12) or uses SET_FUNCTION_ATTRIBUTE (3.13+). */
   readonly makeFunctionFlags: boolean;
+  /** CALL_FUNCTION_EX always has a kwargs entry (NULL when absent, 3.14) instead of oparg & 1. */
+  readonly callExAlwaysHasKwargs: boolean;
 }
 
 export function versionTable(minor: number): VersionTable {
@@ -27,18 +29,21 @@ export function versionTable(minor: number): VersionTable {
     return {
       minor, nullAfterGlobal: false, nullAfterAttr: false, callableFirst: false, compareShift: 4, compareToBool: false,
       forIterEpilogue: ['END_FOR'], forIterKeepsIterator: false, endForPops: 2, makeFunctionFlags: true,
+      callExAlwaysHasKwargs: false,
     };
   }
   if (minor === 13) {
     return {
       minor, nullAfterGlobal: true, nullAfterAttr: true, callableFirst: true, compareShift: 5, compareToBool: true,
       forIterEpilogue: ['END_FOR', 'POP_TOP'], forIterKeepsIterator: false, endForPops: 1, makeFunctionFlags: false,
+      callExAlwaysHasKwargs: false,
     };
   }
   if (minor === 14) {
     return {
       minor, nullAfterGlobal: true, nullAfterAttr: true, callableFirst: true, compareShift: 5, compareToBool: true,
       forIterEpilogue: ['END_FOR', 'POP_ITER'], forIterKeepsIterator: false, endForPops: 1, makeFunctionFlags: false,
+      callExAlwaysHasKwargs: true,
     };
   }
   throw new Error(`sot: Python 3.${minor} bytecode is not supported by this translator (3.12-3.14)`);

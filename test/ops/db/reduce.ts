@@ -36,7 +36,7 @@ const isInt = (d: DType): boolean => d.startsWith('int') || d === 'uint8';
 const sumOf = (v: number[]): number => v.reduce((a, b) => a + b, 0);
 const meanOf = (v: number[]): number => sumOf(v) / v.length;
 const nanAware = (pick: (a: number, b: number) => number) => (v: number[]): number =>
-  v.some(Number.isNaN) ? NaN : v.reduce(pick);
+  v.some(Number.isNaN) ? NaN : v.reduce((a, b) => pick(a, b));
 const lse = (v: number[]): number => {
   const m = nanAware(Math.max)(v.length ? v : [-Infinity]);
   if (!Number.isFinite(m)) return m;

@@ -47,7 +47,7 @@ def check(fn, *argsets, translations=None, allow_eager=False):
         got = sf(*args)
         same(got, want)
     if not allow_eager:
-        e = explain(sf) if sf._fid > 0 else {'eager': True, 'eagerReason': 'not registered'}
+        e = explain(sf)
         assert not e.get('eager'), 'ran eagerly: %s' % e.get('eagerReason')
     if translations is not None:
         assert count(sf) == translations, 'translations: %d, expected %d' % (count(sf), translations)
@@ -59,6 +59,9 @@ def count(sf):
 
 
 def explain(sf):
+    """What the translator did with a wrapped function (eager ones say why: eagerReason)."""
+    if sf._fid == 0:
+        return {'eager': True, 'eagerReason': 'not registered', 'graphCount': 0, 'breaks': []}
     return json.loads(_skiff_sot.explain(sf._fid))
 
 

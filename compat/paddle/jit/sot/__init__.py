@@ -15,7 +15,9 @@ def explain(fn, *args, **kwargs):
     from ...jit import to_static
     sf = fn if isinstance(fn, StaticFunction) else to_static(fn)
     sf(*args, **kwargs)
-    return json.loads(_skiff_sot.explain(sf._fid)) if sf._fid > 0 else {'eager': True, 'graphCount': 0}
+    if sf._fid == 0:
+        return {'eager': True, 'eagerReason': 'translation is disabled', 'graphCount': 0, 'breaks': []}
+    return json.loads(_skiff_sot.explain(sf._fid))
 
 
 def translate_count(fn=None):

@@ -5,7 +5,9 @@ real objects rebuilt from the tagged encoding; later calls replay the same step 
 trace tree. Each function takes the instruction's argument, its resolved constant argument and
 its stack operands, and returns the list of values it pushes.
 """
+import builtins
 import operator
+import types
 
 _BINARY = {
     '+': operator.add, '&': operator.and_, '//': operator.floordiv, '<<': operator.lshift,
@@ -164,6 +166,209 @@ def _raise(arg, argval, ops, info):
     raise ops[0]
 
 
+def _is_op(arg, argval, ops, info):
+    r = ops[0] is ops[1]
+    return [(not r) if arg else r]
+
+
+def _format_value(arg, argval, ops, info):
+    # 3.12: arg & 3 = conversion (str, repr, ascii), arg & 4 = a format spec on top
+    v = ops[0]
+    if arg & 3:
+        v = (str, repr, ascii)[(arg & 3) - 1](v)
+    return [format(v, ops[1]) if arg & 4 else format(v)]
+
+
+def _build_string(arg, argval, ops, info):
+    return [''.join(ops)]
+
+
+_INTRINSIC_1 = {'INTRINSIC_UNARY_POSITIVE': operator.pos, 'INTRINSIC_LIST_TO_TUPLE': tuple}
+
+
+def _intrinsic_1(arg, argval, ops, info):
+    return [_INTRINSIC_1[argval](ops[0])]
+
+
+def _load_super_attr(arg, argval, ops, info):
+    glob_super, cls, self_ = ops
+    # zero-argument form (arg & 2 clear): CPython calls the global super with (cls, self) too
+    v = getattr(glob_super(cls, self_), argval)
+    if arg & 1:
+        return [v, _NULL] if info['nullAfterAttr'] else [_NULL, v]
+    return [v]
+
+
+def _delete_subscr(arg, argval, ops, info):
+    del ops[0][ops[1]]
+    return []
+
+
+def _binary_slice(arg, argval, ops, info):
+    return [ops[0][ops[1]:ops[2]]]
+
+
+def _store_slice(arg, argval, ops, info):
+    v, container, start, stop = ops
+    container[start:stop] = v
+    return []
+
+
+def _unpack_ex(arg, argval, ops, info):
+    before, after = arg & 0xFF, arg >> 8
+    items = list(ops[0])
+    if len(items) < before + after:
+        raise ValueError('not enough values to unpack (expected at least %d, got %d)' % (before + after, len(items)))
+    out = items[:before] + [items[before:len(items) - after]] + items[len(items) - after:]
+    return out[::-1]
+
+
+def _build_map(arg, argval, ops, info):
+    return [dict(zip(ops[0::2], ops[1::2]))]
+
+
+def _build_const_key_map(arg, argval, ops, info):
+    return [dict(zip(ops[-1], ops[:-1]))]
+
+
+def _build_set(arg, argval, ops, info):
+    return [set(ops)]
+
+
+def _peek(f):
+    """A container instruction on the value `arg` entries down (CPython's PEEK(oparg))."""
+    def step(arg, argval, ops, info):
+        f(ops[0], ops[-1])
+        return ops[:-1]
+    return step
+
+
+def _iterable(v):
+    try:
+        iter(v)
+    except TypeError:
+        raise TypeError('Value after * must be an iterable, not %s' % type(v).__name__) from None
+    return v
+
+
+def _map_add(arg, argval, ops, info):
+    ops[0][ops[-2]] = ops[-1]
+    return ops[:-2]
+
+
+def _dict_update(d, other):
+    try:
+        d.update(other)
+    except AttributeError:
+        raise TypeError("'%s' object is not a mapping" % type(other).__name__) from None
+
+
+def _function_str(f):
+    qual = getattr(f, '__qualname__', None)
+    if qual is None:
+        return type(f).__name__ + ' object'
+    mod = getattr(f, '__module__', None)
+    if isinstance(mod, str) and mod != 'builtins':
+        return '%s.%s()' % (mod, qual)
+    return qual + '()'
+
+
+def _dict_merge(arg, argval, ops, info):
+    # ops: [callable pair (version order), positional args, dict, ..., other]
+    fn = ops[0] if info['callableFirst'] else ops[1]
+    d, other = ops[3], ops[-1]
+    if not hasattr(other, 'keys'):
+        raise TypeError('%s argument after ** must be a mapping, not %s' % (_function_str(fn), type(other).__name__))
+    for k in other.keys():
+        if k in d:
+            raise TypeError('%s got multiple values for keyword argument %r' % (_function_str(fn), k))
+        d[k] = other[k]
+    return ops[:-1]
+
+
+def _load_global(arg, argval, ops, info):
+    g, name = argval
+    if name in g:
+        v = g[name]
+    else:
+        b = g.get('__builtins__', builtins)
+        b = b if isinstance(b, dict) else b.__dict__
+        if name not in b:
+            raise NameError("name '%s' is not defined" % name)
+        v = b[name]
+    if arg & 1:
+        return [v, _NULL] if info['callableFirst'] else [_NULL, v]
+    return [v]
+
+
+def _delete_global(arg, argval, ops, info):
+    g, name = argval
+    if name not in g:
+        raise NameError("name '%s' is not defined" % name)
+    del g[name]
+    return []
+
+
+def _import_name(arg, argval, ops, info):
+    g, name = argval
+    level, fromlist = ops
+    return [builtins.__import__(name, g, None, fromlist, level)]
+
+
+def _import_from(arg, argval, ops, info):
+    mod = ops[0]
+    try:
+        return [mod, getattr(mod, argval)]
+    except AttributeError:
+        pass
+    import sys
+    full = '%s.%s' % (getattr(mod, '__name__', '?'), argval)
+    if full in sys.modules:
+        return [mod, sys.modules[full]]
+    raise ImportError("cannot import name '%s' from '%s'" % (argval, getattr(mod, '__name__', '?')), name=getattr(mod, '__name__', None))
+
+
+def _skiff_raise(arg, argval, ops, info):
+    kind, message = argval
+    raise getattr(builtins, kind, RuntimeError)(message)
+
+
+_NEW = {
+    'range': range, 'slice': slice, 'set': set, 'iter': iter, 'super': super,
+    'cell': lambda *v: types.CellType(*v),
+}
+
+
+def _skiff_new(arg, argval, ops, info):
+    return [_NEW[argval](*ops)]
+
+
+def _make_function(arg, argval, ops, info):
+    code, globals_, qualname, defaults, kwdefaults, closure = ops
+    f = types.FunctionType(code, globals_, code.co_name, defaults or None, closure or None)
+    f.__qualname__ = qualname
+    if kwdefaults:
+        f.__kwdefaults__ = kwdefaults
+    return [f]
+
+
+def _cell_get(arg, argval, ops, info):
+    try:
+        return [ops[0].cell_contents]
+    except ValueError:
+        return [_NULL]
+
+
+def _cell_del(arg, argval, ops, info):
+    del ops[0].cell_contents
+    return []
+
+
+def _delattr(arg, argval, ops, info):
+    delattr(ops[0], ops[1])
+    return []
+
+
 def _list_replace(arg, argval, ops, info):
     ops[0][:] = ops[1]
     return []
@@ -234,4 +439,33 @@ _STEPS = {
     'SKIFF_CELL_SET': _cell_set,
     'SKIFF_SETATTR': _setattr,
     'SKIFF_SETITEM': _setitem,
+    'SKIFF_DELATTR': _delattr,
+    'SKIFF_CELL_DEL': _cell_del,
+    'SKIFF_CELL_GET': _cell_get,
+    'SKIFF_NEW': _skiff_new,
+    'SKIFF_MAKE_FUNCTION': _make_function,
+    'SKIFF_RAISE': _skiff_raise,
+    'IS_OP': _is_op,
+    'FORMAT_VALUE': _format_value,
+    'BUILD_STRING': _build_string,
+    'CALL_INTRINSIC_1': _intrinsic_1,
+    'LOAD_SUPER_ATTR': _load_super_attr,
+    'DELETE_SUBSCR': _delete_subscr,
+    'BINARY_SLICE': _binary_slice,
+    'STORE_SLICE': _store_slice,
+    'UNPACK_EX': _unpack_ex,
+    'BUILD_MAP': _build_map,
+    'BUILD_CONST_KEY_MAP': _build_const_key_map,
+    'BUILD_SET': _build_set,
+    'LIST_APPEND': _peek(lambda lst, v: lst.append(v)),
+    'LIST_EXTEND': _peek(lambda lst, v: lst.extend(_iterable(v))),
+    'SET_ADD': _peek(lambda st, v: st.add(v)),
+    'SET_UPDATE': _peek(lambda st, v: st.update(v)),
+    'MAP_ADD': _map_add,
+    'DICT_UPDATE': _peek(_dict_update),
+    'DICT_MERGE': _dict_merge,
+    'LOAD_GLOBAL': _load_global,
+    'DELETE_GLOBAL': _delete_global,
+    'IMPORT_NAME': _import_name,
+    'IMPORT_FROM': _import_from,
 }

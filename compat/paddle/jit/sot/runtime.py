@@ -14,7 +14,7 @@ import types
 import _skiff_sot as _ts
 
 from . import concrete
-from .encoding import OBJECTS, PINS, decode, decode_many, encode, encode_many, remember
+from .encoding import NULL, OBJECTS, PINS, decode, decode_many, encode, encode_many, remember
 from ...tensor import Tensor
 
 _call_ts = _ts.call
@@ -96,19 +96,9 @@ class StaticFunction:
                 self._eager = True
                 return self._fn(*args, **kwargs)
         call_args = args if self._self is _NO_SELF else (self._self,) + args
-        for container, name, kind, expected in self._globals:
-            if kind == 0:
-                got = container.get(name, _MISSING)
-            elif kind == 1:
-                got = getattr(container, name, _MISSING)
-            elif kind == 2:   # a builtin read through a globals dict: not shadowed, and still the same
-                got = _MISSING if name in container else getattr(builtins, name, _MISSING)
-            else:             # contents of a list/dict, by element identity
-                got = expected if _same_contents(container, expected) else _MISSING
-            if got is not expected and not _same(got, expected):
-                _ts.invalidate(fid)
-                self._globals = ()
-                break
+        if self._globals and not _guards_hold(self._globals):
+            _ts.invalidate(fid)
+            self._globals = ()
         out = ['i%d;' % LAYER_VERSION[0]]
         for a in call_args:
             _enc(a, out)
@@ -136,6 +126,25 @@ from .encoding import enc as _enc  # noqa: E402
 
 
 _VALUE_TYPES = (int, float, str, bool, bytes, complex, type(None))
+
+
+def _guards_hold(guards):
+    """Whether every (container, name, kind, expected) read still gives what translation saw."""
+    for container, name, kind, expected in guards:
+        if kind == 0:
+            got = container.get(name, _MISSING)
+        elif kind == 1:
+            try:
+                got = getattr(container, name)
+            except (AttributeError, ValueError):   # ValueError: an empty closure cell
+                got = _MISSING
+        elif kind == 2:   # a builtin read through a globals dict: not shadowed, and still the same
+            got = _MISSING if name in container else getattr(builtins, name, _MISSING)
+        else:             # contents of a list/dict, by element identity
+            got = expected if _same_contents(container, expected) else _MISSING
+        if got is not expected and not _same(got, expected):
+            return False
+    return True
 
 
 def _contents(o):
@@ -228,7 +237,16 @@ def code_info(oid):
         'consts': [encode(c) for c in code.co_consts],
         'code': code.co_code.decode('latin-1'), 'lines': lines,
         'hasExceptionTable': len(getattr(code, 'co_exceptiontable', b'')) > 0,
+        'handlers': _handler_targets(code),
     })
+
+
+def _handler_targets(code):
+    """Byte offsets of the exception handlers, from the interpreter's own table parser."""
+    parse = getattr(dis, '_parse_exception_table', None)
+    if parse is None or not getattr(code, 'co_exceptiontable', b''):
+        return [] if parse is not None else None
+    return sorted({e.target for e in parse(code)})
 
 
 def describe(oid):
@@ -295,13 +313,13 @@ def function_parts(oid):
     for c in cells:
         try:
             contents.append(c.cell_contents)
-        except ValueError:
+        except ValueError:   # an empty cell: NULL in the encoding
             contents.append(_MISSING)
     import json
     return json.dumps([
         remember(f.__globals__), encode(f.__defaults__ or ()), encode(dict(f.__kwdefaults__ or {})),
         encode(tuple(c for c in cells)),
-        encode(tuple(None if x is _MISSING else x for x in contents)),
+        encode(tuple(NULL if x is _MISSING else x for x in contents)),
         [remember(x) for x in contents]])
 
 
@@ -374,15 +392,35 @@ def end_call():
             del OBJECTS[k]
 
 
+def _guard_tuple(guards_json):
+    import json
+    return tuple((OBJECTS[container], name, kind, OBJECTS[value_id]) for container, name, kind, value_id in json.loads(guards_json))
+
+
 def set_wrapper_guards(wrapper_oid, guards_json):
     """Installs the function-wide guards (globals, attributes, closure cells read while
-    translating) on a StaticFunction; it re-checks them with `is` before every call."""
-    import json
-    w = OBJECTS[wrapper_oid]
-    out = []
-    for container, name, kind, value_id in json.loads(guards_json):
-        out.append((OBJECTS[container], name, kind, OBJECTS[value_id]))
-    w._globals = tuple(out)
+    translating the entry) on a StaticFunction; it re-checks them before every call."""
+    OBJECTS[wrapper_oid]._globals = _guard_tuple(guards_json)
+
+
+_NODE_GUARDS = {}
+
+
+def register_guards(guards_json):
+    """Host reads made while translating a node after a concrete step (which may have changed
+    them): checked when a call reaches that node. Returns the guard set's id."""
+    g = _guard_tuple(guards_json)
+    gid = id(g)
+    _NODE_GUARDS[gid] = g
+    return gid
+
+
+def check_guards(gid):
+    return _guards_hold(_NODE_GUARDS[gid])
+
+
+def drop_guards(gid):
+    _NODE_GUARDS.pop(gid, None)
 
 
 def source_line(filename, lineno):
@@ -427,6 +465,41 @@ def isinstance_(value_enc, cls_enc):
 
 def sorted_values(enc):
     return encode(sorted(decode(enc)))
+
+
+def super_attr(pair_enc, name):
+    """'<owner id>;<raw id>;<value>' for getattr(super(cls, obj), name): the class in obj's MRO
+    after cls that defines the name, and its raw class-dict value (guarded by the translator)."""
+    try:
+        cls, obj = decode(pair_enc)
+        v = getattr(super(cls, obj), name)
+        start = obj if isinstance(obj, type) and issubclass(obj, cls) else type(obj)
+        mro = start.__mro__
+        owner = raw = None
+        for klass in mro[mro.index(cls) + 1:]:
+            if name in klass.__dict__:
+                owner, raw = klass, getattr(klass, name)
+                break
+        if owner is None:
+            raise AttributeError("'super' object has no attribute '%s'" % name)
+        return '%d;%d;%s' % (remember(owner), remember(raw), encode(v))
+    except BaseException as e:  # noqa: BLE001
+        return _error(e)
+
+
+def import_module(globals_oid, name, fromlist_enc, level):
+    """IMPORT_NAME at translation time, only when nothing would run: an absolute import of a
+    module already in sys.modules (with its fromlist names already attributes). '' otherwise."""
+    if level != 0 or name not in sys.modules:
+        return ''
+    fromlist = decode(fromlist_enc)
+    mod = sys.modules[name]
+    if fromlist:
+        if any(not isinstance(n, str) or n == '*' or not hasattr(mod, n) for n in fromlist):
+            return ''
+        return encode(mod)
+    top = sys.modules.get(name.partition('.')[0])
+    return encode(top) if top is not None else ''
 
 
 def builtin_object(name):

@@ -178,15 +178,19 @@ class Layer:
 
     # --- calling ------------------------------------------------------------------------------
     def __call__(self, *inputs, **kwargs):
-        for hook in list(self._forward_pre_hooks.values()):
-            r = hook(self, inputs)
-            if r is not None:
-                inputs = r if isinstance(r, tuple) else (r,)
+        d = self.__dict__
+        pre, post = d.get('_forward_pre_hooks'), d.get('_forward_post_hooks')
+        if pre:
+            for hook in list(pre.values()):
+                r = hook(self, inputs)
+                if r is not None:
+                    inputs = r if isinstance(r, tuple) else (r,)
         out = self.forward(*inputs, **kwargs)
-        for hook in list(self._forward_post_hooks.values()):
-            r = hook(self, inputs, out)
-            if r is not None:
-                out = r
+        if post:
+            for hook in list(post.values()):
+                r = hook(self, inputs, out)
+                if r is not None:
+                    out = r
         return out
 
     def forward(self, *inputs, **kwargs):

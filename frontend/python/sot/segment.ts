@@ -1,0 +1,263 @@
+// Where one trace-tree segment ends and the next begins. The live state of the simulated frames
+// at a break becomes templates (rebuilt at run time from the node's entry, graph outputs and
+// step results) plus a layout telling the child's translation how to rebuild its frames from
+// those slots. Values the translator models without a real object (ranges, slices, sets,
+// iterators, super objects, functions made by the traced code, closure cells) cross
+// structurally while they stay inside the frames, and are made for real ('build' templates)
+// when Python code receives them (step operands, side effects, the return value).
+import type { SymTensor } from '../../../sot/function_graph.js';
+import { slotSource, type Source } from '../../../sot/sources.js';
+import type { Template } from '../../../sot/trace_tree.js';
+import type { HostRef, RtValue } from '../../../sot/values.js';
+import {
+  BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NULL, NullVar, ObjectVar, RangeVar, SetVar,
+  SliceVar, SuperVar, TensorVar, TupleVar, type Variable,
+} from '../../../sot/variables.js';
+import { GraphBreak } from '../../../sot/graph_breaks.js';
+import { Frame } from './frame.js';
+import type { Translator } from './translator.js';
+
+/** How the child rebuilds one stack entry or local. */
+export type LayoutValue =
+  /** An entry slot; -1: unbound local, -2: CPython's NULL. */
+  | number
+  /** A local that is a cell: entry #cell of Layout.cells (cells are shared by identity). */
+  | { readonly cell: number }
+  /** A modelled value rebuilt from the tuple in `slot` (iter: the remaining items). */
+  | { readonly as: 'iter' | 'range' | 'slice' | 'set' | 'super'; readonly slot: number }
+  /** A function made by the traced code: (defaults, kwdefaults) in `slot`, its closure as cells. */
+  | {
+      readonly as: 'function'; readonly slot: number; readonly codeId: number; readonly name: string;
+      readonly globalsId: number; readonly cells: readonly number[];
+    };
+
+export interface FrameLayout {
+  readonly codeId: number;
+  readonly globalsId: number;
+  readonly fnName: string;
+  readonly ip: number;
+  readonly stack: readonly LayoutValue[];
+  /** The child starts after a SKIFF_FOR_ITER step of this FOR_ITER instruction (innermost frame). */
+  readonly forIter?: number;
+  readonly locals: readonly LayoutValue[];
+}
+
+/** A closure cell: its contents slot (-1 empty) and, for a real cell, the slot holding it (else -1). */
+export interface CellLayout { readonly contents: number; readonly host: number }
+
+export interface Layout { readonly frames: readonly FrameLayout[]; readonly cells: readonly CellLayout[] }
+
+export const UNBOUND = -1;
+export const NULL_SLOT = -2;
+
+const nullT = (tx: Translator): Template => ({ k: 'const', v: { k: 'obj', ref: tx.host.nullRef } });
+const strT = (v: string): Template => ({ k: 'const', v: { k: 'str', v } });
+
+/** Templates for the values of an ending segment; the same variable always gets the same template. */
+export class SegmentTemplates {
+  readonly outs: SymTensor[] = [];
+  private readonly outIndex = new Map<SymTensor, number>();
+  private readonly made = new Map<Variable, Template>();
+  /** Simulated cells made real in this run because a function closing over them escaped. */
+  readonly realCells = new Map<CellVar, Template>();
+
+  constructor(private readonly tx: Translator) {}
+
+  tpl(v: Variable): Template {
+    let t = this.made.get(v);
+    if (!t) { t = this.make(v); this.made.set(v, t); }
+    return t;
+  }
+
+  private build(ctor: string, operands: Template[]): Template {
+    return { k: 'build', step: { opname: 'SKIFF_NEW', arg: 0, argval: { k: 'str', v: ctor } }, operands };
+  }
+
+  private make(v: Variable): Template {
+    const tx = this.tx;
+    // Host lists/dicts may change in effects and steps: the child re-reads them after the step.
+    if ((v instanceof ListVar || v instanceof DictVar) && v.ref) return { k: 'fresh', inner: tx.containerRef(v) };
+    const src = tx.entrySource(v);
+    if (src) return { k: 'local', source: src };
+    const rec = (x: Variable) => this.tpl(x);
+    if (v instanceof ConstVar) return { k: 'const', v: v.value };
+    if (v instanceof TensorVar) {
+      const inp = tx.graph.inputs.find((i) => i.value === v.sym.id);
+      if (inp) {
+        if (inp.source.k === 'const') return { k: 'const', v: { k: 'tensor', t: tx.constTensorAt(inp.source.i) } };
+        return { k: 'local', source: inp.source };
+      }
+      let i = this.outIndex.get(v.sym);
+      if (i === undefined) { i = this.outs.length; this.outs.push(v.sym); this.outIndex.set(v.sym, i); }
+      return { k: 'gout', i };
+    }
+    if (v instanceof TupleVar) return { k: 'tuple', items: v.items.map(rec) };
+    if (v instanceof ListVar) return { k: 'list', items: v.items.map(rec) };
+    if (v instanceof DictVar) return { k: 'dict', keys: v.keys.map(rec), values: v.values.map(rec) };
+    if (v instanceof ObjectVar) { tx.host.pinForTree(v.ref); return { k: 'const', v: { k: 'obj', ref: v.ref } }; }
+    if (v instanceof NullVar) return nullT(tx);
+    if (v instanceof BoundMethodVar) return { k: 'attr', obj: rec(v.self), name: v.name };
+    if (v instanceof RangeVar) return this.build('range', [v.start, v.stop, v.step].map((n): Template => ({ k: 'const', v: { k: 'int', v: n } })));
+    if (v instanceof SliceVar) return this.build('slice', [rec(v.start), rec(v.stop), rec(v.step)]);
+    if (v instanceof SetVar) return this.build('set', [{ k: 'tuple', items: v.items.map(rec) }]);
+    if (v instanceof IterVar) return this.build('iter', [{ k: 'tuple', items: v.items.slice(v.pos).map(rec) }]);
+    if (v instanceof SuperVar) return this.build('super', [rec(v.cls), rec(v.obj)]);
+    if (v instanceof CellVar) return this.cell(v);
+    if (v instanceof FunctionVar) {
+      const code = tx.host.object(v.codeId);
+      tx.host.pinForTree(v.globalsRef);
+      return {
+        k: 'build', step: { opname: 'SKIFF_MAKE_FUNCTION', arg: 0 },
+        operands: [
+          { k: 'const', v: { k: 'obj', ref: code } }, { k: 'const', v: { k: 'obj', ref: v.globalsRef } }, strT(v.name),
+          { k: 'tuple', items: v.defaults.map(rec) }, v.kwdefaults ? rec(v.kwdefaults) : { k: 'const', v: { k: 'none' } },
+          { k: 'tuple', items: v.closure.map((c) => this.cell(c)) },
+        ],
+      };
+    }
+    throw new GraphBreak('SOT105', `a ${v.kind} value is live across a graph break`);
+  }
+
+  /** The real cell behind a cell variable (made once per run for a simulated one). */
+  cell(c: CellVar): Template {
+    if (c.ref) { this.tx.host.pinForTree(c.ref); return { k: 'const', v: { k: 'obj', ref: c.ref } }; }
+    let t = this.realCells.get(c);
+    if (!t) {
+      t = this.build('cell', c.contents ? [this.tpl(c.contents)] : []);
+      this.realCells.set(c, t);
+    }
+    return t;
+  }
+}
+
+/** Builds the child's layout: entry slots (templates) and how frames are rebuilt from them. */
+export class LayoutBuilder {
+  /** Slot 0 of every child entry: the layer version after the step. */
+  readonly resume: Template[] = [{ k: 'result', i: 0 }];
+  private readonly slotOf = new Map<Variable, number>();
+  private readonly lvOf = new Map<Variable, LayoutValue>();
+  private readonly cellKeys = new Map<CellVar, number>();
+  private readonly cellOrder: CellVar[] = [];
+
+  constructor(private readonly tx: Translator, private readonly t: SegmentTemplates) {}
+
+  /** A new slot holding `tpl`. */
+  slotFor(tpl: Template): number {
+    this.resume.push(tpl);
+    return this.resume.length - 1;
+  }
+
+  private slot(v: Variable): number {
+    let i = this.slotOf.get(v);
+    if (i === undefined) { i = this.slotFor(this.t.tpl(v)); this.slotOf.set(v, i); }
+    return i;
+  }
+
+  value(v: Variable | undefined): LayoutValue {
+    if (v === undefined) return UNBOUND;
+    if (v instanceof NullVar) return NULL_SLOT;
+    let lv = this.lvOf.get(v);
+    if (lv === undefined) { lv = this.make(v); this.lvOf.set(v, lv); }
+    return lv;
+  }
+
+  private tupleSlot(items: readonly Variable[]): number {
+    return this.slotFor({ k: 'tuple', items: items.map((x) => this.t.tpl(x)) });
+  }
+
+  private make(v: Variable): LayoutValue {
+    if (v instanceof IterVar) return { as: 'iter', slot: this.tupleSlot(v.items.slice(v.pos)) };
+    if (v instanceof RangeVar) return { as: 'range', slot: this.tupleSlot([v.start, v.stop, v.step].map((n) => new ConstVar({ k: 'int', v: n }))) };
+    if (v instanceof SliceVar) return { as: 'slice', slot: this.tupleSlot([v.start, v.stop, v.step]) };
+    if (v instanceof SetVar) return { as: 'set', slot: this.tupleSlot(v.items) };
+    if (v instanceof SuperVar) return { as: 'super', slot: this.tupleSlot([v.cls, v.obj]) };
+    if (v instanceof FunctionVar) {
+      const kw: Template = v.kwdefaults ? this.t.tpl(v.kwdefaults) : { k: 'const', v: { k: 'none' } };
+      const slot = this.slotFor({ k: 'tuple', items: [{ k: 'tuple', items: v.defaults.map((x) => this.t.tpl(x)) }, kw] });
+      return { as: 'function', slot, codeId: v.codeId, name: v.name, globalsId: v.globalsRef.id as number, cells: v.closure.map((c) => this.cellKey(c)) };
+    }
+    if (v instanceof CellVar) return { cell: this.cellKey(v) };
+    return this.slot(v);
+  }
+
+  cellKey(c: CellVar): number {
+    let k = this.cellKeys.get(c);
+    if (k === undefined) { k = this.cellOrder.length; this.cellOrder.push(c); this.cellKeys.set(c, k); }
+    return k;
+  }
+
+  /**
+   * Cell layouts, once every template is made: a cell that is real in this run (a host cell, or
+   * one made for an escaping function) is re-read in the child, since Python code may have
+   * written it during the step; a simulated one carries its contents.
+   */
+  cells(): CellLayout[] {
+    return this.cellOrder.map((c) => {
+      const real = c.ref || this.t.realCells.has(c) ? this.t.cell(c) : null;
+      if (real) {
+        const contents: Template = { k: 'fresh', inner: { k: 'build', step: { opname: 'SKIFF_CELL_GET', arg: 0 }, operands: [real] } };
+        return { host: this.slotFor(real), contents: this.slotFor(contents) };
+      }
+      return { host: -1, contents: c.contents ? this.slot(c.contents) : -1 };
+    });
+  }
+}
+
+/** Rebuilds the frames of a layout from a node's entry (the child side of LayoutBuilder). */
+export function rebuildFrames(tx: Translator, layout: Layout, slotVar: (i: number) => Variable): Frame[] {
+  const cells: (CellVar | undefined)[] = [];
+  const cellAt = (k: number): CellVar => {
+    let c = cells[k];
+    if (c) return c;
+    const cl = layout.cells[k];
+    const contents = cl.contents >= 0 ? slotVar(cl.contents) : null;
+    if (cl.host >= 0) {
+      const hostCell = slotVar(cl.host);
+      if (!(hostCell instanceof ObjectVar)) throw new Error('sot: a real cell slot does not hold an object');
+      c = tx.hostCell(hostCell.ref, contents instanceof NullVar ? null : contents);
+    } else c = new CellVar(contents);
+    cells[k] = c;
+    return c;
+  };
+  const rebuilt = new Map<LayoutValue, Variable | undefined>();
+  const items = (slot: number): Variable[] => {
+    const t = slotVar(slot);
+    return t instanceof TupleVar ? t.items.slice() : [];
+  };
+  const int = (v: Variable): number => Number((v as ConstVar).value.k === 'int' ? ((v as ConstVar).value as { v: number }).v : NaN);
+  const value = (lv: LayoutValue): Variable | undefined => {
+    if (rebuilt.has(lv)) return rebuilt.get(lv);
+    let v: Variable | undefined;
+    if (typeof lv === 'number') v = lv === UNBOUND ? undefined : lv === NULL_SLOT ? NULL : slotVar(lv);
+    else if ('cell' in lv) v = cellAt(lv.cell);
+    else {
+      const xs = items(lv.slot);
+      switch (lv.as) {
+        case 'iter': v = new IterVar(xs); break;
+        case 'range': v = new RangeVar(int(xs[0]), int(xs[1]), int(xs[2])); break;
+        case 'slice': v = new SliceVar(xs[0], xs[1], xs[2]); break;
+        case 'set': v = new SetVar(xs); break;
+        case 'super': v = new SuperVar(xs[0], xs[1]); break;
+        case 'function': {
+          const defaults = xs[0] instanceof TupleVar ? xs[0].items.slice() : [];
+          const kw = xs[1] instanceof DictVar ? xs[1] : null;
+          v = new FunctionVar(lv.codeId, lv.name, defaults, kw, lv.cells.map(cellAt), tx.host.objectRef(lv.globalsId));
+          break;
+        }
+      }
+    }
+    rebuilt.set(lv, v);
+    return v;
+  };
+  return layout.frames.map((fl) => {
+    const f = new Frame(tx.host.code(fl.codeId), tx.host.objectRef(fl.globalsId), fl.fnName);
+    f.ip = fl.ip;
+    f.stack = fl.stack.map((s) => value(s) ?? NULL);
+    f.locals = fl.locals.map(value);
+    f.closureBound = true;
+    return f;
+  });
+}
+
+export type { HostRef, RtValue, Source };
+export { slotSource };
