@@ -15,7 +15,15 @@ export type ObjInfo =
   | { readonly kind: 'method'; readonly self: HostRef; readonly func: HostRef }
   | { readonly kind: 'module'; readonly name: string }
   | { readonly kind: 'class'; readonly name: string }
-  | { readonly kind: 'other' };
+  /** Anything else; `traits` (TRAIT_*) say what may be computed about it at translation time. */
+  | { readonly kind: 'other'; readonly traits: number };
+
+/** Operators, ==, hash, str and format of the object are pure functions of an immutable value (enum members, dtypes). */
+export const TRAIT_PURE = 1;
+/** == on the object is identity. */
+export const TRAIT_EQ_IDENTITY = 2;
+/** The object's truth value is always True. */
+export const TRAIT_TRUE = 4;
 
 export abstract class Variable {
   constructor(readonly source: Source | null) {}
@@ -94,6 +102,12 @@ export class CellVar extends Variable {
 export class SetVar extends Variable {
   readonly kind = 'set';
   constructor(public items: Variable[], source: Source | null = null) { super(source); }
+}
+
+/** A live keys/values/items view of a dict (it sees later changes of the dict). */
+export class DictViewVar extends Variable {
+  readonly kind = 'dict_view';
+  constructor(readonly dict: DictVar, readonly view: 'keys' | 'values' | 'items') { super(null); }
 }
 
 /** super(cls, obj): attribute lookups start after `cls` in the MRO of obj's type. */

@@ -4,6 +4,7 @@ import { Tensor, scope, memoryStats } from './tensor/tensor.js';
 import { to_tensor } from './tensor/creation.js';
 import { native } from './native.js';
 import { seed, get_rng_state, Generator } from './ops/defs/random.js';
+import { disable_static, enable_static, in_dynamic_mode, staticNamespace } from './static/index.js';
 
 type Namespace = { [k: string]: any };
 
@@ -27,7 +28,7 @@ export const paddle: Namespace = {
   set_num_threads: (n: number) => native.numThreads(n),
   get_num_threads: () => native.numThreads(),
   is_tensor: (x: unknown) => x instanceof Tensor,
-  in_dynamic_mode: () => true,
+  in_dynamic_mode, enable_static, disable_static, static: staticNamespace,
   get_device: () => 'cpu',
   set_device: (d: string) => { if (d !== 'cpu') throw new Error(`set_device: only 'cpu' is available, got '${d}'`); return 'cpu'; },
   float32: 'float32', float64: 'float64', int32: 'int32', int64: 'int64', bool: 'bool',

@@ -16,9 +16,19 @@ inline void contig_unary(const TI* __restrict a, TO* __restrict o, int64_t n, co
   for (int64_t i = 0; i < n; i++) o[i] = Compute<TO>::store(f(Compute<TI>::load(a[i])));
 }
 
+// strided_loop splits only the dims outside the innermost (coalesced) one over threads, so a
+// fully contiguous operand set would run on one thread: those cases split the flat range here.
+constexpr int64_t kEwGrain = 32768;
+
 // out = f(x) with a custom routine `block(const TI*, TO*, n)` for contiguous runs.
 template <typename TI, typename TO, typename F, typename B>
 void map_unary_block(const Tensor& x, Tensor& o, const F& f, const B& block) {
+  if (x.is_contiguous() && o.is_contiguous()) {
+    const TI* a = x.data<TI>();
+    TO* r = o.data<TO>();
+    parallel_for(x.numel(), kEwGrain, [&](int64_t b, int64_t e) { block(a + b, r + b, e - b); });
+    return;
+  }
   const int64_t ei = sizeof(TI), eo = sizeof(TO);
   strided_loop<2>(x.shape, {(char*)o.raw(), (char*)x.raw()}, {o.strides, x.strides}, {eo, ei},
                   [&](const std::array<char*, 2>& p, const std::array<int64_t, 2>& s, int64_t n) {
@@ -50,6 +60,22 @@ inline void contig_binary_ascalar(compute_t<TA> a, const TA* __restrict b, TO* _
 // out = f(a, b) broadcast to `shape` (the output's shape). Inputs share storage type TA.
 template <typename TA, typename TO, typename F>
 void map_binary(const Tensor& a, const Tensor& b, Tensor& o, const std::vector<int64_t>& shape, const char* op, const F& f) {
+  if (o.is_contiguous() && a.is_contiguous() && b.is_contiguous()) {
+    const TA* pa = a.data<TA>();
+    const TA* pb = b.data<TA>();
+    TO* po = o.data<TO>();
+    const int64_t n = o.numel();
+    if (a.shape == shape && b.shape == shape)
+      return parallel_for(n, kEwGrain, [&](int64_t s, int64_t e) { contig_binary(pa + s, pb + s, po + s, e - s, f); });
+    if (a.shape == shape && b.numel() == 1) {
+      const auto bv = Compute<TA>::load(*pb);
+      return parallel_for(n, kEwGrain, [&](int64_t s, int64_t e) { contig_binary_bscalar(pa + s, bv, po + s, e - s, f); });
+    }
+    if (b.shape == shape && a.numel() == 1) {
+      const auto av = Compute<TA>::load(*pa);
+      return parallel_for(n, kEwGrain, [&](int64_t s, int64_t e) { contig_binary_ascalar(av, pb + s, po + s, e - s, f); });
+    }
+  }
   auto sa = broadcast_strides(a, shape, op), sb = broadcast_strides(b, shape, op);
   const int64_t ea = sizeof(TA), eo = sizeof(TO);
   strided_loop<3>(shape, {(char*)o.raw(), (char*)a.raw(), (char*)b.raw()}, {o.strides, sa, sb}, {eo, ea, ea},

@@ -10,13 +10,35 @@
 namespace skiff {
 namespace {
 
-template <typename T>
-inline void where_contig(const bool* __restrict c, const T* __restrict x, const T* __restrict y, T* __restrict o, int64_t n) {
+// where only moves values, so it runs on unsigned words of the element size (one instantiation
+// per size, and plain integer types the vectorizer handles, unlike the f16/bf16 structs).
+template <typename W>
+inline void where_contig(const uint8_t* __restrict c, const W* __restrict x, const W* __restrict y, W* __restrict o, int64_t n) {
   // Both values are loaded unconditionally so the select becomes a vector blend.
   for (int64_t i = 0; i < n; i++) {
-    T xv = x[i], yv = y[i];
-    o[i] = c[i] ? xv : yv;
+    W xv = x[i], yv = y[i];
+    o[i] = c[i] != 0 ? xv : yv;
   }
+}
+
+template <typename W>
+void where_words(const std::vector<int64_t>& shape, Tensor& o, const Tensor& cond, const Tensor& x, const Tensor& y,
+                 const std::array<std::vector<int64_t>, 4>& strides) {
+  const int64_t e = sizeof(W);
+  if (o.is_contiguous() && cond.is_contiguous() && x.is_contiguous() && y.is_contiguous() && cond.shape == shape &&
+      x.shape == shape && y.shape == shape) {
+    const uint8_t* pc = (const uint8_t*)cond.raw();
+    const W *px = (const W*)x.raw(), *py = (const W*)y.raw();
+    W* po = (W*)o.raw();
+    return parallel_for(o.numel(), kEwGrain, [&](int64_t b, int64_t en) { where_contig(pc + b, px + b, py + b, po + b, en - b); });
+  }
+  strided_loop<4>(shape, {(char*)o.raw(), (char*)cond.raw(), (char*)x.raw(), (char*)y.raw()}, strides, {e, 1, e, e},
+                  [&](const std::array<char*, 4>& p, const std::array<int64_t, 4>& s, int64_t n) {
+                    if (s[0] == e && s[1] == 1 && s[2] == e && s[3] == e)
+                      return where_contig((const uint8_t*)p[1], (const W*)p[2], (const W*)p[3], (W*)p[0], n);
+                    for (int64_t i = 0; i < n; i++)
+                      *(W*)(p[0] + i * s[0]) = *(const uint8_t*)(p[1] + i * s[1]) ? *(const W*)(p[2] + i * s[2]) : *(const W*)(p[3] + i * s[3]);
+                  });
 }
 
 void k_where(KernelCall& c) {
@@ -28,18 +50,15 @@ void k_where(KernelCall& c) {
   auto shape = broadcast_shapes(broadcast_shapes(cond.shape, x.shape, c.op), y.shape, c.op);
   c.expect_out_shape(0, shape);
   c.expect_out_dtype(0, x.dtype);
-  auto sc = broadcast_strides(cond, shape, c.op), sx = broadcast_strides(x, shape, c.op), sy = broadcast_strides(y, shape, c.op);
-  dispatch_all(x.dtype, c.op, [&](auto tag) {
-    using T = decltype(tag);
-    const int64_t e = sizeof(T);
-    strided_loop<4>(shape, {(char*)o.raw(), (char*)cond.raw(), (char*)x.raw(), (char*)y.raw()}, {o.strides, sc, sx, sy}, {e, 1, e, e},
-                    [&](const std::array<char*, 4>& p, const std::array<int64_t, 4>& s, int64_t n) {
-                      if (s[0] == e && s[1] == 1 && s[2] == e && s[3] == e)
-                        return where_contig((const bool*)p[1], (const T*)p[2], (const T*)p[3], (T*)p[0], n);
-                      for (int64_t i = 0; i < n; i++)
-                        *(T*)(p[0] + i * s[0]) = *(const bool*)(p[1] + i * s[1]) ? *(const T*)(p[2] + i * s[2]) : *(const T*)(p[3] + i * s[3]);
-                    });
-  });
+  std::array<std::vector<int64_t>, 4> st{o.strides, broadcast_strides(cond, shape, c.op), broadcast_strides(x, shape, c.op),
+                                         broadcast_strides(y, shape, c.op)};
+  switch (x.itemsize()) {
+    case 1: where_words<uint8_t>(shape, o, cond, x, y, st); break;
+    case 2: where_words<uint16_t>(shape, o, cond, x, y, st); break;
+    case 4: where_words<uint32_t>(shape, o, cond, x, y, st); break;
+    case 8: where_words<uint64_t>(shape, o, cond, x, y, st); break;
+    default: throw SkiffError(std::string("where: unsupported element size for dtype ") + dtype_name(x.dtype));
+  }
 }
 
 // A double attribute as compute type V; integers saturate instead of overflowing the conversion.

@@ -1,6 +1,7 @@
 #include "threadpool.h"
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -11,7 +12,15 @@ namespace skiff {
 namespace {
 
 thread_local bool tl_in_parallel = false;
-const auto kNoop = [](int64_t, int64_t) {};
+
+// One parallel region. Workers take a shared_ptr to the job under the mutex, so a worker that
+// wakes late can only ever see a complete, consistent job (never a mix of two jobs' fields).
+struct Job {
+  RangeFn fn;
+  int64_t n, per, nchunks;
+  std::atomic<int64_t> next{0}, done{0};
+  Job(RangeFn f, int64_t n_, int64_t per_, int64_t chunks) : fn(f), n(n_), per(per_), nchunks(chunks) {}
+};
 
 class Pool {
  public:
@@ -31,42 +40,44 @@ class Pool {
     int64_t chunks = std::min<int64_t>((int64_t)size(), (n + grain - 1) / grain);
     if (chunks <= 1 || tl_in_parallel || workers_.empty()) { fn(0, n); return; }
     std::unique_lock<std::mutex> job_lock(job_mu_);  // one parallel region at a time
-    int64_t per = (n + chunks - 1) / chunks;
+    auto job = std::make_shared<Job>(fn, n, (n + chunks - 1) / chunks, chunks);
     {
       std::lock_guard<std::mutex> lk(mu_);
-      fn_ = fn; has_fn_ = true; n_ = n; per_ = per; nchunks_ = chunks;
-      next_.store(0); done_.store(0); gen_++;
+      current_ = job;
+      gen_++;
     }
     cv_.notify_all();
-    work();
+    work(*job);
     std::unique_lock<std::mutex> lk(mu_);
-    done_cv_.wait(lk, [&] { return done_.load() >= nchunks_; });
-    has_fn_ = false;
+    done_cv_.wait(lk, [&] { return job->done.load() >= job->nchunks; });
+    current_.reset();
   }
 
  private:
-  void work() {
+  void work(Job& job) {
+    bool outer = tl_in_parallel;
     tl_in_parallel = true;
     for (;;) {
-      int64_t c = next_.fetch_add(1);
-      if (c >= nchunks_) break;
-      int64_t b = c * per_, e = std::min(n_, b + per_);
-      if (b < e) fn_(b, e);
-      if (done_.fetch_add(1) + 1 == nchunks_) { std::lock_guard<std::mutex> lk(mu_); done_cv_.notify_all(); }
+      int64_t c = job.next.fetch_add(1);
+      if (c >= job.nchunks) break;
+      int64_t b = c * job.per, e = std::min(job.n, b + job.per);
+      if (b < e) job.fn(b, e);
+      if (job.done.fetch_add(1) + 1 == job.nchunks) { std::lock_guard<std::mutex> lk(mu_); done_cv_.notify_all(); }
     }
-    tl_in_parallel = false;
+    tl_in_parallel = outer;
   }
   void loop() {
     uint64_t seen = 0;
     for (;;) {
+      std::shared_ptr<Job> job;
       {
         std::unique_lock<std::mutex> lk(mu_);
         cv_.wait(lk, [&] { return quit_ || gen_ != seen; });
         if (quit_) return;
         seen = gen_;
-        if (!has_fn_) continue;
+        job = current_;
       }
-      work();
+      if (job) work(*job);
     }
   }
   void stop() {
@@ -79,10 +90,7 @@ class Pool {
   std::vector<std::thread> workers_;
   std::mutex mu_, job_mu_;
   std::condition_variable cv_, done_cv_;
-  RangeFn fn_{kNoop};
-  bool has_fn_ = false;
-  int64_t n_ = 0, per_ = 0, nchunks_ = 0;
-  std::atomic<int64_t> next_{0}, done_{0};
+  std::shared_ptr<Job> current_;
   uint64_t gen_ = 0;
   bool quit_ = false;
 };

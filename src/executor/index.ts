@@ -10,4 +10,6 @@ export { encodeProgram, createProgram } from './program.js';
 export { compile, Executable, executorCounters, executorStats } from './executable.js';
 export type { CompileOptions } from './executable.js';
 export { runGraphEager } from './eager.js';
+export { fromPir } from './from_pir.js';
+export type { PirExecGraph } from './from_pir.js';
 export type { HostFn, Instr, LoweredProgram, PlanStats, Slot } from './types.js';

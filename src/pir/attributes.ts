@@ -118,6 +118,11 @@ export function toAttribute(spec: AttrSpec | undefined, v: AttrValue | undefined
     case 'dtype': return typeof v === 'string' ? Attr.dtype(toDType(v)) : bad();
     case 'int[]':
       if (typeof v === 'number') return Number.isSafeInteger(v) ? Attr.int(v) : bad();
+      // Paddle's padding also takes 'SAME' / 'VALID' and nested per-dim pairs.
+      if (typeof v === 'string') return Attr.str(v);
+      if (Array.isArray(v) && v.length > 0 && v.every((r) => Array.isArray(r) && r.every((x: unknown) => Number.isSafeInteger(x)))) {
+        return Attr.array((v as unknown as number[][]).map((r) => Attr.ints(r)));
+      }
       return Array.isArray(v) && v.every((x) => Number.isSafeInteger(x)) ? Attr.ints(v) : bad();
     case 'float[]': return Array.isArray(v) && v.every((x) => typeof x === 'number') ? Attr.floats(v) : bad();
     case 'scalar':
@@ -153,6 +158,7 @@ export function toAttrValue(a: Attribute, where: string): AttrValue {
       throw new TypeError(`${where}: symbolic shape ${printAttr(a)} has no registry value`);
     case 'array':
       if (a.value.length === 0) return [];
+      if (a.value.every((x) => x.kind === 'ints')) return a.value.map((x) => x.value) as unknown as AttrValue;  // nested padding pairs
       throw new TypeError(`${where}: a generic array attribute has no registry value`);
     default: return assertNever(a, 'attribute');
   }
@@ -167,7 +173,7 @@ export function attrFits(spec: AttrSpec, a: Attribute): boolean {
     case 'bool': return a.kind === 'bool';
     case 'str': return a.kind === 'str';
     case 'dtype': return a.kind === 'dtype' || (a.kind === 'str' && isDType(a.value));
-    case 'int[]': return a.kind === 'ints' || a.kind === 'int' || (a.kind === 'array' && a.value.length === 0);
+    case 'int[]': return a.kind === 'ints' || a.kind === 'int' || a.kind === 'str' || (a.kind === 'array' && a.value.every((x) => x.kind === 'ints'));
     case 'float[]': return a.kind === 'floats' || a.kind === 'ints' || (a.kind === 'array' && a.value.length === 0);
     case 'scalar': return a.kind === 'int' || a.kind === 'float' || a.kind === 'bool';
     default: return assertNever(spec.type, 'attribute type');

@@ -43,7 +43,7 @@ export const CALLS: HandlerTable = {
     doCall(tx, ins.arg, names.items.map(strOf));
   },
   CALL_FUNCTION_EX(tx, ins) {
-    const hasKw = tx.v.minor >= 14 ? true : (ins.arg & 1) === 1;
+    const hasKw = tx.v.callExAlwaysHasKwargs || (ins.arg & 1) === 1;
     let kw = hasKw ? tx.frame.pop() : null;
     if (kw instanceof NullVar || (kw instanceof ConstVar && kw.value.k === 'none')) kw = null;
     const args = tx.frame.pop();

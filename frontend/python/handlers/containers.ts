@@ -1,7 +1,8 @@
 // Building, extending and unpacking containers; string formatting.
 import { GraphBreak } from '../../../sot/graph_breaks.js';
-import { ConstVar, DictVar, IterVar, ListVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
-import { dictSet, fromComputed, getIter, setListItems, toRt } from '../sot/semantics.js';
+import { ConstVar, DictVar, IterVar, ListVar, SetVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
+import { compareOp, fromComputed, getIter, isPureObject, toRt, truthy } from '../sot/semantics.js';
+import { dictSet, setAdd, setListItems } from '../sot/methods.js';
 import type { Translator } from '../sot/translator.js';
 import type { HandlerTable } from './types.js';
 
@@ -10,8 +11,14 @@ function itemsOf(tx: Translator, v: Variable): Variable[] {
   return it.items.slice(it.pos);
 }
 
+/** Values whose str/repr/format the host may compute once (no user __repr__/__format__ runs). */
+const formattable = (v: Variable): boolean =>
+  v instanceof ConstVar || isPureObject(v) || ((v instanceof TupleVar || v instanceof ListVar) && v.items.every(formattable))
+  || (v instanceof DictVar && v.keys.every(formattable) && v.values.every(formattable));
+
 function format(tx: Translator, v: Variable, spec: Variable | null): Variable {
   if (v instanceof TensorVar) throw new GraphBreak('SOT004', 'formatting a tensor');
+  if (!formattable(v)) throw new GraphBreak('SOT007', `formatting ${v.kind}`);
   const r = toRt(tx, v), s = spec ? toRt(tx, spec) : null;
   if (!r || (spec && !s)) throw new GraphBreak('SOT007', `formatting ${v.kind}`);
   const out = tx.host.concrete(spec ? { opname: 'FORMAT_WITH_SPEC', arg: 0 } : { opname: 'FORMAT_SIMPLE', arg: 0 }, spec ? [r, s!] : [r])[1];
@@ -63,7 +70,26 @@ export const CONTAINERS: HandlerTable = {
     const other = tx.frame.pop();
     const d = tx.frame.peek(ins.arg);
     if (!(d instanceof DictVar) || !(other instanceof DictVar)) throw new GraphBreak('SOT007', 'DICT_MERGE');
+    // f(**a, **b) with a key in both raises TypeError: the concrete step says so.
+    for (const k of other.keys) if (d.keys.some((x) => truthy(tx, compareOp(tx, '==', x, k)))) throw new GraphBreak('SOT007', 'duplicate keyword argument');
     other.keys.forEach((k, i) => dictSet(tx, d, k, other.values[i]));
+  },
+  BUILD_SET(tx, ins) {
+    const s = new SetVar([]);
+    for (const v of tx.frame.popN(ins.arg)) setAdd(tx, s, v);
+    tx.frame.push(s);
+  },
+  SET_ADD(tx, ins) {
+    const v = tx.frame.pop();
+    const s = tx.frame.peek(ins.arg);
+    if (!(s instanceof SetVar)) throw new GraphBreak('SOT007', 'SET_ADD on a non-set');
+    setAdd(tx, s, v);
+  },
+  SET_UPDATE(tx, ins) {
+    const v = tx.frame.pop();
+    const s = tx.frame.peek(ins.arg);
+    if (!(s instanceof SetVar)) throw new GraphBreak('SOT007', 'SET_UPDATE on a non-set');
+    for (const x of itemsOf(tx, v)) setAdd(tx, s, x);
   },
   UNPACK_SEQUENCE(tx, ins) {
     const v = tx.frame.pop();
@@ -95,7 +121,7 @@ export const CONTAINERS: HandlerTable = {
   CONVERT_VALUE(tx, ins) {
     const v = tx.frame.pop();
     if (v instanceof TensorVar) throw new GraphBreak('SOT004', 'str()/repr() of a tensor');
-    const r = toRt(tx, v);
+    const r = formattable(v) ? toRt(tx, v) : null;
     if (!r) throw new GraphBreak('SOT007', `conversion of ${v.kind}`);
     tx.frame.push(fromComputed(tx, tx.host.concrete({ opname: 'CONVERT_VALUE', arg: ins.arg }, [r])[1]));
   },
@@ -105,7 +131,7 @@ export const CONTAINERS: HandlerTable = {
     let v = tx.frame.pop();
     if (ins.arg & 3) {
       if (v instanceof TensorVar) throw new GraphBreak('SOT004', 'str()/repr() of a tensor');
-      const r = toRt(tx, v);
+      const r = formattable(v) ? toRt(tx, v) : null;
       if (!r) throw new GraphBreak('SOT007', `conversion of ${v.kind}`);
       v = fromComputed(tx, tx.host.concrete({ opname: 'CONVERT_VALUE', arg: ins.arg & 3 }, [r])[1]);
     }

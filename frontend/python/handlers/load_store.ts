@@ -1,15 +1,27 @@
 // Loads and stores of locals, cells, globals and attributes.
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { globalSource } from '../../../sot/sources.js';
-import { CellVar, ConstVar, NULL, ObjectVar, TensorVar, type Variable } from '../../../sot/variables.js';
-import { fromHostRead, getAttr, setAttr } from '../sot/semantics.js';
+import { CellVar, ConstVar, NULL, ObjectVar, SuperVar, TensorVar, type Variable } from '../../../sot/variables.js';
+import { fromHostRead, toRt } from '../sot/semantics.js';
+import { delAttr, getAttr, setAttr } from '../sot/objects.js';
 import type { Translator } from '../sot/translator.js';
 import type { HandlerTable } from './types.js';
 
 function loadFast(tx: Translator, i: number): Variable {
   const v = tx.frame.locals[i];
-  if (v === undefined) throw new GraphBreak('SOT007', `local variable '${tx.frame.localName(i)}' referenced before assignment`);
+  if (v === undefined) {
+    const name = tx.frame.localName(i);
+    throw new GraphBreak('SOT007', `unbound local '${name}'`, { type: 'UnboundLocalError', message: `cannot access local variable '${name}' where it is not associated with a value` });
+  }
   return v;
+}
+
+/** The error CPython raises for reading an empty cell (a free variable, or a cell of this frame). */
+function unboundCell(tx: Translator, i: number): GraphBreak {
+  const name = tx.frame.localName(i);
+  return tx.code.wire.localkinds[i] === 'f'
+    ? new GraphBreak('SOT007', `unbound free variable '${name}'`, { type: 'NameError', message: `cannot access free variable '${name}' where it is not associated with a value in enclosing scope` })
+    : new GraphBreak('SOT007', `unbound local '${name}'`, { type: 'UnboundLocalError', message: `cannot access local variable '${name}' where it is not associated with a value` });
 }
 
 function constAt(tx: Translator, i: number): Variable {
@@ -21,8 +33,21 @@ function constAt(tx: Translator, i: number): Variable {
 function loadGlobal(tx: Translator, name: string): Variable {
   const written = tx.globalOverlay.get(`${tx.frame.globals.id as number}.${name}`);
   if (written) return written;
+  // Deleted in this segment: the concrete LOAD_GLOBAL (after the deletion is replayed) raises.
+  if (written === null) throw new GraphBreak('SOT007', `global '${name}' was deleted`);
   const { value } = tx.host.globalLookup(tx.frame.globals, name);
   return fromHostRead(tx, value, globalSource(name));
+}
+
+/**
+ * The method form of LOAD_ATTR pushes [meth, self] when the attribute is a plain function on
+ * the type; we always push a bound value and NULL in the version's order (CALL treats both the
+ * same way).
+ */
+function pushAttr(tx: Translator, v: Variable, methodForm: boolean): void {
+  if (!methodForm) tx.frame.push(v);
+  else if (tx.v.nullAfterAttr) { tx.frame.push(v); tx.frame.push(NULL); }
+  else { tx.frame.push(NULL); tx.frame.push(v); }
 }
 
 function cellOf(tx: Translator, i: number): CellVar {
@@ -66,7 +91,16 @@ export const LOAD_STORE: HandlerTable = {
     tx.logEffect('SKIFF_STORE_GLOBAL', [tx.objectVar(tx.frame.globals, null), new ConstVar({ k: 'str', v: name }), v]);
     tx.globalOverlay.set(`${tx.frame.globals.id as number}.${name}`, v);
   },
-  DELETE_GLOBAL() { throw new GraphBreak('SOT007', 'del of a global'); },
+  DELETE_GLOBAL(tx, ins) {
+    const name = tx.code.wire.names[ins.arg];
+    const key = `${tx.frame.globals.id as number}.${name}`;
+    // Only a name bound in the globals dict can be deleted (the concrete step raises NameError).
+    if (tx.globalOverlay.get(key) === null || (!tx.globalOverlay.has(key) && tx.host.globalLookup(tx.frame.globals, name).builtin)) {
+      throw new GraphBreak('SOT007', `del of the unbound global '${name}'`);
+    }
+    tx.logEffect('SKIFF_DELETE_GLOBAL', [tx.objectVar(tx.frame.globals, null), new ConstVar({ k: 'str', v: name })]);
+    tx.globalOverlay.set(key, null);
+  },
 
   MAKE_CELL(tx, ins) {
     const v = tx.frame.locals[ins.arg];
@@ -80,28 +114,34 @@ export const LOAD_STORE: HandlerTable = {
   },
   LOAD_DEREF(tx, ins) {
     const c = cellOf(tx, ins.arg);
-    if (!c.contents) throw new GraphBreak('SOT007', `free variable '${tx.frame.localName(ins.arg)}' referenced before assignment`);
+    if (!c.contents) throw unboundCell(tx, ins.arg);
     tx.frame.push(c.contents);
   },
   STORE_DEREF(tx, ins) {
     const c = cellOf(tx, ins.arg);
     const v = tx.frame.pop();
-    if (c.source) throw new GraphBreak('SOT007', 'assignment to a nonlocal of an outer function');
+    // A real cell (closure of a real function) is written when the graph has run.
+    if (c.ref) tx.logEffect('SKIFF_CELL_SET', [tx.objectVar(c.ref, null), v]);
     c.contents = v;
   },
-  DELETE_DEREF(tx, ins) { cellOf(tx, ins.arg).contents = null; },
+  DELETE_DEREF(tx, ins) {
+    const c = cellOf(tx, ins.arg);
+    if (!c.contents) throw unboundCell(tx, ins.arg);
+    if (c.ref) tx.logEffect('SKIFF_CELL_DEL', [tx.objectVar(c.ref, null)]);
+    c.contents = null;
+  },
   LOAD_CLOSURE(tx, ins) { tx.frame.push(cellOf(tx, ins.arg)); },
 
   LOAD_ATTR(tx, ins) {
     const name = tx.code.wire.names[ins.arg >> 1];
-    const obj = tx.frame.pop();
-    const v = getAttr(tx, obj, name);
-    if (ins.arg & 1) {
-      // method form: [meth, self] when it is a plain function on the type; we push a bound
-      // value and NULL in the version's order (CALL handles both the same way).
-      if (tx.v.nullAfterAttr) { tx.frame.push(v); tx.frame.push(NULL); }
-      else { tx.frame.push(NULL); tx.frame.push(v); }
-    } else tx.frame.push(v);
+    pushAttr(tx, getAttr(tx, tx.frame.pop(), name), (ins.arg & 1) === 1);
+  },
+  LOAD_SUPER_ATTR(tx, ins) {
+    const self = tx.frame.pop(), cls = tx.frame.pop(), glob = tx.frame.pop();
+    if (!(glob instanceof ObjectVar && glob.info.kind === 'builtin' && glob.info.name === 'super')) {
+      throw new GraphBreak('SOT007', 'LOAD_SUPER_ATTR with a shadowed super');
+    }
+    pushAttr(tx, getAttr(tx, new SuperVar(cls, self), tx.code.wire.names[ins.arg >> 2]), (ins.arg & 1) === 1);
   },
   STORE_ATTR(tx, ins) {
     const name = tx.code.wire.names[ins.arg];
@@ -110,12 +150,23 @@ export const LOAD_STORE: HandlerTable = {
     if (obj instanceof TensorVar) throw new GraphBreak('SOT007', `setting tensor attribute '${name}'`);
     setAttr(tx, obj, name, v);
   },
-  DELETE_ATTR(tx, ins) { void ins; throw new GraphBreak('SOT007', 'del of an attribute'); },
+  DELETE_ATTR(tx, ins) { delAttr(tx, tx.frame.pop(), tx.code.wire.names[ins.arg]); },
 
-  LOAD_ASSERTION_ERROR(tx) { tx.frame.push(loadGlobal(tx, 'AssertionError')); },
-  LOAD_COMMON_CONSTANT(tx, ins) {
-    const names = ['AssertionError', 'NotImplementedError', 'tuple', 'all', 'any'];
-    tx.frame.push(loadGlobal(tx, names[ins.arg] ?? 'AssertionError'));
+  // Both load the builtin object itself, whatever the globals say.
+  LOAD_ASSERTION_ERROR(tx) { tx.frame.push(tx.host.builtinVar(tx, 'AssertionError')); },
+  LOAD_COMMON_CONSTANT(tx, ins) { tx.frame.push(tx.host.builtinVar(tx, tx.host.decoder.info.commonConstants[ins.arg])); },
+
+  IMPORT_NAME(tx, ins) {
+    const fromlist = tx.frame.pop(), level = tx.frame.pop();
+    const name = tx.code.wire.names[ins.arg];
+    const fl = toRt(tx, fromlist), lv = level instanceof ConstVar && level.value.k === 'int' ? Number(level.value.v) : -1;
+    const mod = fl && lv === 0 ? tx.host.importedModule(tx.frame.globals, name, fl, lv) : null;
+    if (!mod) throw new GraphBreak('SOT005', `import of ${name} (runs the import)`);
+    tx.frame.push(tx.fromRt(mod, null, false));
+  },
+  IMPORT_FROM(tx, ins) {
+    const mod = tx.frame.peek();
+    tx.frame.push(getAttr(tx, mod, tx.code.wire.names[ins.arg]));
   },
 };
 

@@ -1,9 +1,8 @@
 // Operators, comparisons, truth tests and subscripts.
 import { GraphBreak } from '../../../sot/graph_breaks.js';
-import { ConstVar, DictVar, ListVar, SliceVar, TensorVar, TupleVar } from '../../../sot/variables.js';
-import {
-  binaryOp, compareOp, containsOp, dictSet, getItem, isOp, setListItems, truthy, unaryOp, callVar, getAttr,
-} from '../sot/semantics.js';
+import { ConstVar, ListVar, SliceVar, TensorVar, TupleVar } from '../../../sot/variables.js';
+import { binaryOp, compareOp, containsOp, isOp, truthy, unaryOp } from '../sot/semantics.js';
+import { delItem, getItem, setItem } from '../sot/objects.js';
 import type { HandlerTable } from './types.js';
 
 export const OPERATORS: HandlerTable = {
@@ -22,7 +21,7 @@ export const OPERATORS: HandlerTable = {
     const v = tx.frame.pop();
     if (name === 'INTRINSIC_UNARY_POSITIVE') tx.frame.push(unaryOp(tx, 'pos', v));
     else if (name === 'INTRINSIC_LIST_TO_TUPLE' && v instanceof ListVar) tx.frame.push(new TupleVar(v.items.slice()));
-    else { tx.frame.push(v); throw new GraphBreak('SOT101', `intrinsic ${name}`); }
+    else throw new GraphBreak('SOT007', `intrinsic ${name} on ${v.kind}`);
   },
   COMPARE_OP(tx, ins) {
     const b = tx.frame.pop(), a = tx.frame.pop();
@@ -52,30 +51,12 @@ export const OPERATORS: HandlerTable = {
   },
   STORE_SUBSCR(tx) {
     const key = tx.frame.pop(), obj = tx.frame.pop(), v = tx.frame.pop();
-    if (obj instanceof ListVar && key instanceof ConstVar && key.value.k === 'int') {
-      const items = obj.items.slice();
-      let i = Number(key.value.v);
-      if (i < 0) i += items.length;
-      if (i < 0 || i >= items.length) throw new GraphBreak('SOT007', 'list assignment index out of range');
-      items[i] = v;
-      setListItems(tx, obj, items);
-      return;
-    }
-    if (obj instanceof DictVar) { dictSet(tx, obj, key, v); return; }
-    throw new GraphBreak('SOT007', `item assignment on ${obj.kind}`);
+    if (obj instanceof TensorVar) throw new GraphBreak('SOT007', 'tensor item assignment (runs concretely on the real tensor)');
+    setItem(tx, obj, key, v);
   },
   DELETE_SUBSCR(tx) {
     const key = tx.frame.pop(), obj = tx.frame.pop();
-    if (obj instanceof DictVar) {
-      const i = obj.keys.findIndex((k) => truthy(tx, compareOp(tx, '==', k, key)));
-      if (i >= 0) {
-        obj.keys = obj.keys.filter((_, j) => j !== i);
-        obj.values = obj.values.filter((_, j) => j !== i);
-        if (obj.ref) tx.mutated.add(obj);
-        return;
-      }
-    }
-    throw new GraphBreak('SOT007', `del of an item of ${obj.kind}`);
+    delItem(tx, obj, key);
   },
   BUILD_SLICE(tx, ins) {
     const none = new ConstVar({ k: 'none' });
@@ -88,7 +69,9 @@ export const OPERATORS: HandlerTable = {
     const r = getItem(tx, obj, new SliceVar(start, stop, new ConstVar({ k: 'none' })));
     if (r !== undefined) tx.frame.push(r);
   },
-  STORE_SLICE() { throw new GraphBreak('SOT007', 'slice assignment'); },
+  STORE_SLICE(tx) {
+    const stop = tx.frame.pop(), start = tx.frame.pop(), obj = tx.frame.pop(), v = tx.frame.pop();
+    if (obj instanceof TensorVar) throw new GraphBreak('SOT007', 'tensor slice assignment (runs concretely on the real tensor)');
+    setItem(tx, obj, new SliceVar(start, stop, new ConstVar({ k: 'none' })), v);
+  },
 };
-
-export { callVar, getAttr };

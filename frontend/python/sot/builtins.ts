@@ -3,11 +3,13 @@
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import type { RtValue } from '../../../sot/values.js';
 import {
-  BoundMethodVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, ObjectVar, RangeVar, SliceVar, TensorVar, TupleVar,
-  type Variable,
+  BoundMethodVar, ConstVar, DictVar, DictViewVar, FunctionVar, IterVar, ListVar, ObjectVar, RangeVar, SetVar, SliceVar,
+  SuperVar, TensorVar, TupleVar, type Variable,
 } from '../../../sot/variables.js';
 import type { Translator } from './translator.js';
-import { binaryOp, callVar, compareOp, fromComputed, getAttr, getIter, isConstLike, recordOp, setAttr, tensorResults, toRt, truthy } from './semantics.js';
+import { binaryOp, callVar, compareOp, fromComputed, getIter, isConstLike, isPureObject, recordOp, tensorResults, toRt, truthy } from './semantics.js';
+import { getAttr, setAttr, zeroArgSuper } from './objects.js';
+import { setAdd, viewItems } from './methods.js';
 
 type Builtin = (tx: Translator, args: Variable[], kwargs: [string, Variable][]) => Variable | undefined;
 
@@ -23,8 +25,14 @@ const items = (tx: Translator, v: Variable): Variable[] => {
 
 const noKw = (name: string, kwargs: [string, Variable][]) => { if (kwargs.length) throw new GraphBreak('SOT007', `${name}() with keyword arguments`); };
 
+/** Arguments a pure builtin may see at translation time: constants and pure objects, in containers. */
+const pureArg = (v: Variable): boolean =>
+  v instanceof ConstVar || isPureObject(v) || ((v instanceof TupleVar || v instanceof ListVar) && v.items.every(pureArg))
+  || (v instanceof DictVar && v.keys.every(pureArg) && v.values.every(pureArg));
+
 /** Calls a builtin on the host with concrete arguments (pure builtins only). */
 function hostCall(tx: Translator, fn: Variable, args: Variable[]): Variable {
+  if (!args.every(pureArg)) throw new GraphBreak('SOT007', 'builtin call on values it could observe differently at run time');
   const rt = args.map((a) => toRt(tx, a));
   if (!rt.every(Boolean)) throw new GraphBreak('SOT007', 'builtin call on symbolic values');
   const f = toRt(tx, fn)!;
@@ -39,6 +47,9 @@ const BUILTINS: Record<string, Builtin> = {
     if (x instanceof DictVar) return new ConstVar({ k: 'int', v: x.keys.length });
     if (x instanceof RangeVar) return new ConstVar({ k: 'int', v: x.length });
     if (x instanceof ConstVar && x.value.k === 'str') return new ConstVar({ k: 'int', v: [...x.value.v].length });
+    if (x instanceof SetVar) return new ConstVar({ k: 'int', v: x.items.length });
+    if (x instanceof DictViewVar) return new ConstVar({ k: 'int', v: x.dict.keys.length });
+    if (isPureObject(x)) return hostCallFn(tx, 'len', [x]);
     if (x instanceof TensorVar) {
       const d = x.sym.shape[0];
       if (x.sym.shape.length === 0) throw new GraphBreak('SOT007', 'len() of a 0-D tensor');
@@ -54,8 +65,11 @@ const BUILTINS: Record<string, Builtin> = {
     if (step === 0) throw new GraphBreak('SOT007', 'range() arg 3 must not be zero');
     return new RangeVar(start, stop, step);
   },
-  enumerate(tx, [x, start]) {
-    const s = start ? int(start, 'enumerate()') : 0;
+  enumerate(tx, [x, start], kwargs) {
+    const kw = kwargs.find(([k]) => k === 'start');
+    if (kwargs.length > (kw ? 1 : 0)) throw new GraphBreak('SOT007', 'enumerate() with unknown keywords');
+    const first = start ?? kw?.[1];
+    const s = first ? int(first, 'enumerate()') : 0;
     return new IterVar(items(tx, x).map((v, i) => new TupleVar([new ConstVar({ k: 'int', v: s + i }), v])));
   },
   zip(tx, args, kwargs) {
@@ -67,9 +81,19 @@ const BUILTINS: Record<string, Builtin> = {
     for (let i = 0; i < (lists.length ? n : 0); i++) out.push(new TupleVar(lists.map((l) => l[i])));
     return new IterVar(out);
   },
-  reversed(tx, [x]) { return new IterVar(items(tx, x).reverse()); },
+  reversed(tx, [x]) {
+    if (!(x instanceof TupleVar || x instanceof ListVar || x instanceof RangeVar || x instanceof DictVar || x instanceof DictViewVar)) {
+      throw new GraphBreak('SOT007', `reversed() of ${x.kind}`);
+    }
+    return new IterVar(x instanceof DictViewVar ? viewItems(x).reverse() : items(tx, x).reverse());
+  },
   list(tx, [x]) { return new ListVar(x ? items(tx, x) : []); },
   tuple(tx, [x]) { return new TupleVar(x ? items(tx, x) : []); },
+  set(tx, [x]) {
+    const s = new SetVar([]);
+    if (x) for (const v of items(tx, x)) setAdd(tx, s, v);
+    return s;
+  },
   dict(tx, args, kwargs) {
     const d = new DictVar([], []);
     if (args[0] instanceof DictVar) { d.keys = args[0].keys.slice(); d.values = args[0].values.slice(); }
@@ -85,6 +109,9 @@ const BUILTINS: Record<string, Builtin> = {
       if (v instanceof DictVar) return 'dict';
       if (v instanceof RangeVar) return 'range';
       if (v instanceof SliceVar) return 'slice';
+      if (v instanceof SetVar) return 'set';
+      if (v instanceof SuperVar) return 'super';
+      if (v instanceof DictViewVar) return `dict_${v.view}`;
       return null;
     };
     const check = (c: Variable): boolean => {
@@ -171,7 +198,10 @@ const BUILTINS: Record<string, Builtin> = {
     return fromComputed(tx, sortedVals);
   },
   print() { throw new GraphBreak('SOT004', 'print()'); },
-  super() { throw new GraphBreak('SOT005', 'super() (zero-argument form needs the frame)'); },
+  super(tx, args, kwargs) {
+    if (kwargs.length || args.length === 1 || args.length > 2) throw new GraphBreak('SOT007', 'super() with unusual arguments');
+    return args.length === 2 ? new SuperVar(args[0], args[1]) : zeroArgSuper(tx);
+  },
   type(tx, [x]) {
     if (x instanceof ConstVar || x instanceof TupleVar || x instanceof ListVar || x instanceof DictVar) {
       const r = toRt(tx, x);

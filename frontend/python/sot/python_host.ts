@@ -53,6 +53,7 @@ export interface PyRuntime {
   drop_guards(gid: number): void;
   super_attr(pairEnc: string, name: string): string;
   import_module(globalsOid: number, name: string, fromlistEnc: string, level: number): string;
+  plain_attr(oid: number, name: string): boolean;
 }
 
 /** A Python object known by id(). Its type name is fetched only when a message needs it. */
@@ -187,7 +188,7 @@ export class SotPythonHost implements Host, Codec {
       case 'module': info = { kind: 'module', name: parts[1] }; break;
       case 'class': info = { kind: 'class', name: parts[1] }; break;
       case 'layer': info = { kind: 'layer', className: parts[1] }; break;
-      default: info = { kind: 'other' };
+      default: info = { kind: 'other', traits: Number(parts[1]) || 0 };
     }
     this.infos.set(id, info);
     return info;
@@ -354,6 +355,9 @@ export class SotPythonHost implements Host, Codec {
     this.recordAttrGuard(this.object(owner), name, raw);
     return value;
   }
+
+  /** Whether obj.name = v simply stores v (no property setter, no custom __setattr__). */
+  plainAttr(ref: HostRef, name: string): boolean { return this.rt.plain_attr(ref.id as number, name); }
 
   /** A module already imported (sys.modules), as IMPORT_NAME would return it; null when importing would run code. */
   importedModule(globals: HostRef, name: string, fromlist: RtValue, level: number): RtValue | null {

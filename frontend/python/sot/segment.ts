@@ -10,7 +10,7 @@ import { slotSource, type Source } from '../../../sot/sources.js';
 import type { Template } from '../../../sot/trace_tree.js';
 import type { HostRef, RtValue } from '../../../sot/values.js';
 import {
-  BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NULL, NullVar, ObjectVar, RangeVar, SetVar,
+  BoundMethodVar, CellVar, ConstVar, DictVar, DictViewVar, FunctionVar, IterVar, ListVar, NULL, NullVar, ObjectVar, RangeVar, SetVar,
   SliceVar, SuperVar, TensorVar, TupleVar, type Variable,
 } from '../../../sot/variables.js';
 import { GraphBreak } from '../../../sot/graph_breaks.js';
@@ -25,6 +25,8 @@ export type LayoutValue =
   | { readonly cell: number }
   /** A modelled value rebuilt from the tuple in `slot` (iter: the remaining items). */
   | { readonly as: 'iter' | 'range' | 'slice' | 'set' | 'super'; readonly slot: number }
+  /** A dict view of the dict in `slot`. */
+  | { readonly as: 'keys' | 'values' | 'items'; readonly slot: number }
   /** A function made by the traced code: (defaults, kwdefaults) in `slot`, its closure as cells. */
   | {
       readonly as: 'function'; readonly slot: number; readonly codeId: number; readonly name: string;
@@ -77,7 +79,9 @@ export class SegmentTemplates {
     const tx = this.tx;
     // Host lists/dicts may change in effects and steps: the child re-reads them after the step.
     if ((v instanceof ListVar || v instanceof DictVar) && v.ref) return { k: 'fresh', inner: tx.containerRef(v) };
-    const src = tx.entrySource(v);
+    // An entry value is re-read from the entry, unless it is a container the segment may have
+    // changed since (lists and dicts without a host object are rebuilt from their items).
+    const src = v instanceof ListVar || v instanceof DictVar ? undefined : tx.entrySource(v);
     if (src) return { k: 'local', source: src };
     const rec = (x: Variable) => this.tpl(x);
     if (v instanceof ConstVar) return { k: 'const', v: v.value };
@@ -102,6 +106,7 @@ export class SegmentTemplates {
     if (v instanceof SetVar) return this.build('set', [{ k: 'tuple', items: v.items.map(rec) }]);
     if (v instanceof IterVar) return this.build('iter', [{ k: 'tuple', items: v.items.slice(v.pos).map(rec) }]);
     if (v instanceof SuperVar) return this.build('super', [rec(v.cls), rec(v.obj)]);
+    if (v instanceof DictViewVar) return this.build(v.view, [rec(v.dict)]);
     if (v instanceof CellVar) return this.cell(v);
     if (v instanceof FunctionVar) {
       const code = tx.host.object(v.codeId);
@@ -171,6 +176,7 @@ export class LayoutBuilder {
     if (v instanceof SliceVar) return { as: 'slice', slot: this.tupleSlot([v.start, v.stop, v.step]) };
     if (v instanceof SetVar) return { as: 'set', slot: this.tupleSlot(v.items) };
     if (v instanceof SuperVar) return { as: 'super', slot: this.tupleSlot([v.cls, v.obj]) };
+    if (v instanceof DictViewVar) return { as: v.view, slot: this.slot(v.dict) };
     if (v instanceof FunctionVar) {
       const kw: Template = v.kwdefaults ? this.t.tpl(v.kwdefaults) : { k: 'const', v: { k: 'none' } };
       const slot = this.slotFor({ k: 'tuple', items: [{ k: 'tuple', items: v.defaults.map((x) => this.t.tpl(x)) }, kw] });
@@ -230,7 +236,10 @@ export function rebuildFrames(tx: Translator, layout: Layout, slotVar: (i: numbe
     let v: Variable | undefined;
     if (typeof lv === 'number') v = lv === UNBOUND ? undefined : lv === NULL_SLOT ? NULL : slotVar(lv);
     else if ('cell' in lv) v = cellAt(lv.cell);
-    else {
+    else if (lv.as === 'keys' || lv.as === 'values' || lv.as === 'items') {
+      const d = slotVar(lv.slot);
+      v = d instanceof DictVar ? new DictViewVar(d, lv.as) : d;
+    } else {
       const xs = items(lv.slot);
       switch (lv.as) {
         case 'iter': v = new IterVar(xs); break;

@@ -8,8 +8,8 @@ import { attrSource, itemSource, type Source } from '../../../sot/sources.js';
 import { BINARY_OPS, binaryOpDef, callWithTypedArgs, isTrueDiv, type TypedScalar } from '../../../sot/tensor_semantics.js';
 import type { RtValue } from '../../../sot/values.js';
 import {
-  BoundMethodVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NullVar, ObjectVar, RangeVar, SliceVar, TensorVar,
-  TupleVar, type Variable,
+  BoundMethodVar, ConstVar, DictVar, DictViewVar, FunctionVar, IterVar, ListVar, NullVar, ObjectVar, RangeVar, SetVar,
+  SliceVar, SuperVar, TensorVar, TRAIT_EQ_IDENTITY, TRAIT_PURE, TRAIT_TRUE, TupleVar, type Variable,
 } from '../../../sot/variables.js';
 import { getOp, hasOp } from '../../../src/ops/registry.js';
 import type { TensorLike } from '../../../src/ops/dispatch.js';
@@ -18,7 +18,8 @@ import { Tensor } from '../../../src/tensor/tensor.js';
 import type { Translator } from './translator.js';
 import { inlineCall } from './inline.js';
 import { callBuiltin } from './builtins.js';
-import { tensorAttr, tensorMethodCall } from './tensor_attrs.js';
+import { getItem } from './objects.js';
+import { callMethod, fromHostSet, setBinary, setHas, setListItems, setOrder, viewItems } from './methods.js';
 
 // ---- conversions ------------------------------------------------------------------------------
 
@@ -75,9 +76,17 @@ export function fromHostRead(tx: Translator, v: RtValue, source: Source | null, 
   return tx.fromRt(v, source, false);
 }
 
+/** A hashable value whose equality the translator can compute: constants, tuples of them, pure objects (enum members). */
 export function isConstLike(v: Variable): boolean {
-  return v instanceof ConstVar || ((v instanceof TupleVar) && v.items.every(isConstLike));
+  return v instanceof ConstVar || ((v instanceof TupleVar) && v.items.every(isConstLike)) || isPureObject(v);
 }
+
+/** An opaque object whose operators, ==, hash and str are pure (enum members, dtypes). */
+export const isPureObject = (v: Variable): boolean =>
+  v instanceof ObjectVar && v.info.kind === 'other' && (v.info.traits & TRAIT_PURE) !== 0;
+
+/** Operands whose operator results the host may compute once at translation time. */
+const pureOperand = (v: Variable): boolean => v instanceof ConstVar || isPureObject(v) || (v instanceof TupleVar && v.items.every(pureOperand));
 
 /** A tensor operand as the graph sees it. */
 export function symOf(tx: Translator, v: Variable): SymTensor {
@@ -146,22 +155,33 @@ export function binaryOp(tx: Translator, sym: string, a: Variable, b: Variable):
   if (a instanceof TensorVar || b instanceof TensorVar) return tensorBinary(tx, sym, a, b);
   if (sym === '[]') return getItem(tx, a, b);
   if (a instanceof ConstVar && b instanceof ConstVar) return fromComputed(tx, hostBinary(tx, sym, a.value, b.value));
-  // sequences: + and * on tuples/lists built from known items
+  // sequences: + and * on tuples/lists built from known items (list += and *= work in place)
   const base = sym.endsWith('=') ? sym.slice(0, -1) : sym;
+  if (a instanceof ListVar && sym === '+=') {
+    setListItems(tx, a, [...a.items, ...itemsOfIterable(tx, b)]);
+    return a;
+  }
   if ((a instanceof TupleVar || a instanceof ListVar) && base === '+' && b.kind === a.kind) {
     const items = [...(a as TupleVar).items, ...(b as TupleVar).items];
-    if (a instanceof ListVar && sym === '+=') { setListItems(tx, a, items); return a; }
     return a instanceof TupleVar ? new TupleVar(items) : new ListVar(items);
   }
-  if ((a instanceof TupleVar || a instanceof ListVar) && base === '*' && b instanceof ConstVar && b.value.k === 'int') {
-    const n = Math.max(0, Number(b.value.v));
+  const seq = a instanceof TupleVar || a instanceof ListVar ? a : b instanceof TupleVar || b instanceof ListVar ? b : null;
+  const times = seq === a ? b : a;
+  if (seq && base === '*' && times instanceof ConstVar && (times.value.k === 'int' || times.value.k === 'bool')) {
+    const n = Math.max(0, Number(times.value.v));
     const items: Variable[] = [];
-    for (let i = 0; i < n; i++) items.push(...a.items);
-    return a instanceof TupleVar ? new TupleVar(items) : new ListVar(items);
+    for (let i = 0; i < n; i++) items.push(...seq.items);
+    if (seq instanceof ListVar && seq === a && sym === '*=') { setListItems(tx, seq, items); return seq; }
+    return seq instanceof TupleVar ? new TupleVar(items) : new ListVar(items);
   }
-  const ra = toRt(tx, a), rb = toRt(tx, b);
-  if (ra && rb && (a instanceof TupleVar || a instanceof ConstVar) && (b instanceof TupleVar || b instanceof ConstVar)) return fromComputed(tx, hostBinary(tx, sym, ra, rb));
+  if (a instanceof SetVar || b instanceof SetVar) return setBinary(tx, 'BINARY_OP', tx.host.binaryOpArg(sym), a, b);
+  if (pureOperand(a) && pureOperand(b)) return fromComputed(tx, hostBinary(tx, sym, toRt(tx, a)!, toRt(tx, b)!));
   throw new GraphBreak('SOT007', `operator ${sym} on ${a.kind} and ${b.kind}`);
+}
+
+function itemsOfIterable(tx: Translator, v: Variable): Variable[] {
+  const it = getIter(tx, v) as IterVar;
+  return it.items.slice(it.pos);
 }
 
 function hostBinary(tx: Translator, sym: string, a: RtValue, b: RtValue): RtValue {
@@ -210,7 +230,7 @@ export function unaryOp(tx: Translator, op: 'neg' | 'not' | 'invert' | 'pos', v:
   }
   if (op === 'not') return new ConstVar({ k: 'bool', v: !truthy(tx, v) });
   const r = toRt(tx, v);
-  if (r && v instanceof ConstVar) {
+  if (r && (v instanceof ConstVar || isPureObject(v))) {
     const opname = op === 'neg' ? 'UNARY_NEGATIVE' : op === 'invert' ? 'UNARY_INVERT' : null;
     if (opname) return fromComputed(tx, tx.host.concrete({ opname, arg: 0 }, [r])[1]);
     if (op === 'pos') return v;
@@ -221,13 +241,32 @@ export function unaryOp(tx: Translator, op: 'neg' | 'not' | 'invert' | 'pos', v:
 export function compareOp(tx: Translator, sym: string, a: Variable, b: Variable): Variable {
   if (a instanceof TensorVar || b instanceof TensorVar) return tensorBinary(tx, sym, a, b);
   if (a instanceof ConstVar && b instanceof ConstVar) return fromComputed(tx, hostCompare(tx, sym, a.value, b.value));
-  const ra = toRt(tx, a), rb = toRt(tx, b);
-  if (ra && rb && (sym === '==' || sym === '!=') && (a instanceof ObjectVar || b instanceof ObjectVar)) {
-    // identity-guarded objects: == on them is stable only for plain objects; be concrete
-    throw new GraphBreak('SOT007', `comparison ${sym} of objects`);
+  if (a instanceof SetVar || b instanceof SetVar) return setBinary(tx, 'COMPARE_OP', tx.host.compareOpArg(sym), a, b);
+  if ((sym === '==' || sym === '!=') && identityEq(a, b)) {
+    const same = a instanceof ObjectVar && b instanceof ObjectVar && a.ref.id === b.ref.id;
+    return new ConstVar({ k: 'bool', v: sym === '==' ? same : !same });
   }
+  // Only values whose comparison is a pure function of them: objects with their own __eq__
+  // (which may have side effects or depend on mutable state) compare concretely.
+  if (!comparable(a) || !comparable(b)) throw new GraphBreak('SOT007', `comparison ${sym} of ${a.kind} and ${b.kind}`);
+  const ra = toRt(tx, a), rb = toRt(tx, b);
   if (ra && rb) return fromComputed(tx, hostCompare(tx, sym, ra, rb));
   throw new GraphBreak('SOT007', `comparison ${sym} of ${a.kind} and ${b.kind}`);
+}
+
+/** Both sides compare by identity: objects whose == is object identity (or functions, classes, modules). */
+function identityEq(a: Variable, b: Variable): boolean {
+  const byId = (v: Variable) => v instanceof ObjectVar && (v.info.kind === 'other'
+    ? (v.info.traits & TRAIT_EQ_IDENTITY) !== 0
+    : ['function', 'builtin', 'module', 'method', 'api', 'layer'].includes(v.info.kind));
+  return (byId(a) && (byId(b) || b instanceof ConstVar)) || (byId(b) && a instanceof ConstVar);
+}
+
+function comparable(v: Variable): boolean {
+  if (v instanceof ConstVar || isPureObject(v)) return true;
+  if (v instanceof TupleVar || v instanceof ListVar) return v.items.every(comparable);
+  if (v instanceof DictVar) return v.keys.every(comparable) && v.values.every(comparable);
+  return false;
 }
 
 function hostCompare(tx: Translator, sym: string, a: RtValue, b: RtValue): RtValue {
@@ -266,8 +305,15 @@ export function containsOp(tx: Translator, needle: Variable, hay: Variable): boo
     return false;
   }
   if (hay instanceof DictVar) return hay.keys.some((k) => truthy(tx, compareOp(tx, '==', k, needle)));
-  if (hay instanceof ConstVar && needle instanceof ConstVar) {
-    return truthy(tx, fromComputed(tx, tx.host.concrete({ opname: 'CONTAINS_OP', arg: 0 }, [needle.value, hay.value])[1]));
+  if (hay instanceof SetVar) return setHas(tx, hay, needle);
+  if (hay instanceof DictViewVar) return containsOp(tx, needle, new TupleVar(viewItems(hay)));
+  if (hay instanceof RangeVar && needle instanceof ConstVar && (needle.value.k === 'int' || needle.value.k === 'bool')) {
+    const n = Number(needle.value.v);
+    const i = (n - hay.start) / hay.step;
+    return Number.isInteger(i) && i >= 0 && i < hay.length;
+  }
+  if ((hay instanceof ConstVar || isPureObject(hay)) && pureOperand(needle)) {
+    return truthy(tx, fromComputed(tx, tx.host.concrete({ opname: 'CONTAINS_OP', arg: 0 }, [toRt(tx, needle)!, toRt(tx, hay)!])[1]));
   }
   throw new GraphBreak('SOT007', `\`in\` on ${hay.kind}`);
 }
@@ -284,134 +330,26 @@ export function truthy(tx: Translator, v: Variable): boolean {
       case 'str': return c.v.length > 0;
     }
   }
-  if (v instanceof TupleVar || v instanceof ListVar) return v.items.length > 0;
+  if (v instanceof TupleVar || v instanceof ListVar || v instanceof SetVar) return v.items.length > 0;
   if (v instanceof DictVar) return v.keys.length > 0;
+  if (v instanceof DictViewVar) return v.dict.keys.length > 0;
   if (v instanceof RangeVar) return v.length > 0;
   if (v instanceof TensorVar) throw new GraphBreak('SOT001', 'bool() of a tensor');
-  if (v instanceof FunctionVar || v instanceof BoundMethodVar) return true;
+  if (v instanceof FunctionVar || v instanceof BoundMethodVar || v instanceof SliceVar || v instanceof SuperVar || v instanceof IterVar) return true;
   if (v instanceof ObjectVar) {
     if (['function', 'api', 'builtin', 'module', 'class', 'method'].includes(v.info.kind)) return true;
+    if (v.info.kind === 'other' && v.info.traits & TRAIT_TRUE) return true;
+    if (isPureObject(v)) {
+      const r = tx.host.concrete({ opname: 'TO_BOOL', arg: 0 }, [{ k: 'obj', ref: (v as ObjectVar).ref }])[1];
+      return r.k === 'bool' && r.v;
+    }
     if (v.info.kind === 'layer') {
+      tx.layerDependent = true;
       const r = tx.host.concrete({ opname: 'TO_BOOL', arg: 0 }, [{ k: 'obj', ref: v.ref }])[1];
       return r.k === 'bool' && r.v;
     }
   }
   throw new GraphBreak('SOT007', `bool() of ${v.kind === 'object' ? (v as ObjectVar).ref.typeName : v.kind}`);
-}
-
-// ---- attributes and items ------------------------------------------------------------------
-
-export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
-  if (obj instanceof TensorVar) return tensorAttr(tx, obj, name);
-  if (obj instanceof ObjectVar) {
-    const key = `${obj.ref.id as number}.${name}`;
-    const shadow = tx.attrOverlay.get(key);
-    if (shadow) return shadow;
-    let v: RtValue, id: number;
-    try {
-      ({ value: v, id } = tx.host.getattrWithId({ k: 'obj', ref: obj.ref }, name));
-    } catch (e) {
-      if (e instanceof HostError) throw new GraphBreak('SOT007', `${e.pyType}: ${e.message}`);
-      throw e;
-    }
-    // Layer attributes are covered by the layer version guard; others are re-checked by the wrapper.
-    if (obj.info.kind !== 'layer') tx.host.recordAttrGuard(obj.ref, name, id);
-    else tx.layerDependent = true;
-    const src = obj.source ? attrSource(obj.source, name) : null;
-    return fromHostRead(tx, v, src, obj.info.kind === 'layer' && (name === '_sub_layers' || name === '_parameters' || name === '_buffers'));
-  }
-  if (obj instanceof ConstVar || obj instanceof TupleVar || obj instanceof ListVar || obj instanceof DictVar) {
-    return new BoundMethodVar(obj, name);
-  }
-  if (obj instanceof SliceVar) {
-    if (name === 'start') return obj.start;
-    if (name === 'stop') return obj.stop;
-    if (name === 'step') return obj.step;
-    return new BoundMethodVar(obj, name);
-  }
-  if (obj instanceof FunctionVar) {
-    if (name === '__name__') return new ConstVar({ k: 'str', v: obj.name });
-  }
-  throw new GraphBreak('SOT007', `attribute '${name}' of ${obj.kind}`);
-}
-
-/** obj.name = value: logged, replayed after the graph; later reads see it. */
-export function setAttr(tx: Translator, obj: Variable, name: string, value: Variable): void {
-  if (obj instanceof ObjectVar) {
-    if (obj.info.kind === 'layer' || obj.info.kind === 'other' || obj.info.kind === 'module') {
-      tx.attrOverlay.set(`${obj.ref.id as number}.${name}`, value);
-      tx.logEffect('SKIFF_SETATTR', [obj, new ConstVar({ k: 'str', v: name }), value]);
-      return;
-    }
-  }
-  throw new GraphBreak('SOT007', `setting attribute '${name}' of ${obj.kind}`);
-}
-
-export function getItem(tx: Translator, obj: Variable, key: Variable): Variable | undefined {
-  if (obj instanceof TensorVar) return tensorMethodCall(tx, obj, '__getitem__', [key], []);
-  if (obj instanceof TupleVar || obj instanceof ListVar) {
-    if (key instanceof ConstVar && (key.value.k === 'int' || key.value.k === 'bool')) {
-      const n = obj.items.length;
-      let i = Number(key.value.v);
-      if (i < 0) i += n;
-      if (i < 0 || i >= n) throw new GraphBreak('SOT007', `index ${Number(key.value.v)} out of range`);
-      return obj.items[i];
-    }
-    if (key instanceof SliceVar) {
-      const idx = sliceIndices(tx, key, obj.items.length);
-      const items: Variable[] = [];
-      for (let i = idx.start; idx.step > 0 ? i < idx.stop : i > idx.stop; i += idx.step) items.push(obj.items[i]);
-      return obj instanceof TupleVar ? new TupleVar(items) : new ListVar(items);
-    }
-  }
-  if (obj instanceof DictVar && isConstLike(key)) {
-    for (let i = 0; i < obj.keys.length; i++) if (truthy(tx, compareOp(tx, '==', obj.keys[i], key))) return obj.values[i];
-    throw new GraphBreak('SOT007', 'missing dict key');
-  }
-  if (obj instanceof RangeVar && key instanceof ConstVar && key.value.k === 'int') {
-    let i = Number(key.value.v);
-    if (i < 0) i += obj.length;
-    if (i < 0 || i >= obj.length) throw new GraphBreak('SOT007', 'range index out of range');
-    return new ConstVar({ k: 'int', v: obj.at(i) });
-  }
-  if (obj instanceof ConstVar && obj.value.k === 'str') {
-    const r = toRt(tx, key);
-    if (r) return fromComputed(tx, tx.host.concrete({ opname: 'BINARY_SUBSCR', arg: 0 }, [obj.value, r])[1]);
-  }
-  if (obj instanceof ObjectVar && obj.info.kind === 'layer') {
-    tx.layerDependent = true;
-    const r = toRt(tx, key);
-    if (r && isConstLike(key)) {
-      const v = tx.host.concrete({ opname: 'BINARY_SUBSCR', arg: 0 }, [{ k: 'obj', ref: obj.ref }, r])[1];
-      if (v.k === 'tensor') return tx.constTensor(v.t);
-      return tx.fromRt(v, obj.source && r.k !== 'obj' ? itemSource(obj.source, r) : null, false);
-    }
-  }
-  throw new GraphBreak('SOT007', `subscript of ${obj.kind}`);
-}
-
-export function sliceIndices(tx: Translator, s: SliceVar, n: number): { start: number; stop: number; step: number } {
-  const num = (v: Variable): number | null => {
-    if (v instanceof ConstVar && v.value.k === 'none') return null;
-    if (v instanceof ConstVar && (v.value.k === 'int' || v.value.k === 'bool')) return Number(v.value.v);
-    throw new GraphBreak('SOT007', 'slice bound is not an int');
-  };
-  const step = num(s.step) ?? 1;
-  if (step === 0) throw new GraphBreak('SOT007', 'slice step cannot be zero');
-  const clamp = (v: number | null, dflt: number, lo: number, hi: number) => {
-    if (v === null) return dflt;
-    if (v < 0) v += n;
-    return Math.min(Math.max(v, lo), hi);
-  };
-  const start = step > 0 ? clamp(num(s.start), 0, 0, n) : clamp(num(s.start), n - 1, -1, n - 1);
-  const stop = step > 0 ? clamp(num(s.stop), n, 0, n) : clamp(num(s.stop), -1, -1, n - 1);
-  void tx;
-  return { start, stop, step };
-}
-
-export function setListItems(tx: Translator, l: ListVar, items: Variable[]): void {
-  l.items = items;
-  if (l.ref) tx.mutated.add(l);
 }
 
 // ---- iteration ----------------------------------------------------------------------------------
@@ -425,7 +363,14 @@ export function getIter(tx: Translator, v: Variable): Variable {
     return new IterVar(items);
   }
   if (v instanceof DictVar) return new IterVar(v.keys.slice());
+  if (v instanceof DictViewVar) return new IterVar(viewItems(v));
+  if (v instanceof SetVar) return new IterVar(setOrder(tx, v));
   if (v instanceof ConstVar && v.value.k === 'str') return new IterVar([...v.value.v].map((c) => new ConstVar({ k: 'str', v: c })));
+  if (isPureObject(v)) {
+    // frozensets (constants of `x in {...}` / `for x in {...}`), ranges, bytes: iterated on the host
+    const r = tx.host.concrete({ opname: 'GET_ITER', arg: 0 }, [{ k: 'obj', ref: (v as ObjectVar).ref }])[1];
+    if (r.k === 'tuple') return new IterVar(r.items.map((x) => fromComputed(tx, x)));
+  }
   if (v instanceof ObjectVar && v.info.kind === 'layer') {
     tx.layerDependent = true;
     const r = tx.host.concrete({ opname: 'GET_ITER', arg: 0 }, [{ k: 'obj', ref: v.ref }])[1];
@@ -436,6 +381,8 @@ export function getIter(tx: Translator, v: Variable): Variable {
 }
 
 // ---- calls -------------------------------------------------------------------------------------
+
+export { fromHostSet };
 
 export function callVar(tx: Translator, fn: Variable, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
   if (fn instanceof BoundMethodVar) return callMethod(tx, fn, args, kwargs);
@@ -494,111 +441,6 @@ export function callApi(tx: Translator, opName: string, args: Variable[], kwargs
   if (def.api?.returnOutput !== undefined) return new TensorVar(outs[def.api.returnOutput] as SymTensor);
   if (def.numOutputs) return new ListVar(outs.map((o) => new TensorVar(o as SymTensor)));
   return tensorResults(outs);
-}
-
-function callMethod(tx: Translator, m: BoundMethodVar, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
-  const self = m.self;
-  if (self instanceof TensorVar) return tensorMethodCall(tx, self, m.name, args, kwargs);
-  if (self instanceof ListVar) return listMethod(tx, self, m.name, args, kwargs);
-  if (self instanceof DictVar) return dictMethod(tx, self, m.name, args, kwargs);
-  if (self instanceof TupleVar && (m.name === 'index' || m.name === 'count')) {
-    const r = toRt(tx, self), a = args.map((x) => toRt(tx, x));
-    if (r && a.every(Boolean)) return fromComputed(tx, callOnHost(tx, r, m.name, a as RtValue[]));
-  }
-  if (self instanceof ConstVar) {
-    const a = args.map((x) => toRt(tx, x));
-    if (a.every(Boolean) && kwargs.length === 0) return fromComputed(tx, callOnHost(tx, self.value, m.name, a as RtValue[]));
-  }
-  if (self instanceof SliceVar && m.name === 'indices' && args.length === 1 && args[0] instanceof ConstVar) {
-    const n = Number((args[0].value as { v: number }).v);
-    const r = sliceIndices(tx, self, n);
-    // Python's slice.indices keeps stop at -1 for negative steps reaching the start
-    return new TupleVar([r.start, r.stop, r.step].map((x) => new ConstVar({ k: 'int', v: x })));
-  }
-  throw new GraphBreak('SOT007', `method ${m.name} of ${self.kind}`);
-}
-
-/** Calls a pure method of a builtin value (str.upper, int.bit_length, tuple.index) on the host. */
-function callOnHost(tx: Translator, self: RtValue, name: string, args: RtValue[]): RtValue {
-  const method = tx.host.getattr(self, name);
-  try {
-    const nul: RtValue = { k: 'obj', ref: tx.host.nullRef };
-    return tx.host.concrete({ opname: 'CALL', arg: args.length }, tx.v.callableFirst ? [method, nul, ...args] : [nul, method, ...args])[1];
-  } catch (e) {
-    if (e instanceof HostError) throw new GraphBreak('SOT007', `${e.pyType}: ${e.message}`);
-    throw e;
-  }
-}
-
-function listMethod(tx: Translator, l: ListVar, name: string, args: Variable[], kwargs: [string, Variable][]): Variable {
-  if (kwargs.length) throw new GraphBreak('SOT007', `list.${name} with keywords`);
-  const items = l.items.slice();
-  switch (name) {
-    case 'append': items.push(args[0]); setListItems(tx, l, items); return new ConstVar({ k: 'none' });
-    case 'extend': {
-      const it = getIter(tx, args[0]) as IterVar;
-      items.push(...it.items.slice(it.pos));
-      setListItems(tx, l, items);
-      return new ConstVar({ k: 'none' });
-    }
-    case 'insert': {
-      const i = Number((args[0] as ConstVar).value.k === 'int' ? ((args[0] as ConstVar).value as { v: number }).v : NaN);
-      if (!Number.isFinite(i)) break;
-      items.splice(i < 0 ? Math.max(0, items.length + i) : Math.min(i, items.length), 0, args[1]);
-      setListItems(tx, l, items);
-      return new ConstVar({ k: 'none' });
-    }
-    case 'pop': {
-      if (!items.length) break;
-      let i = args.length ? Number(((args[0] as ConstVar).value as { v: number }).v) : items.length - 1;
-      if (i < 0) i += items.length;
-      const [v] = items.splice(i, 1);
-      setListItems(tx, l, items);
-      return v!;
-    }
-    case 'clear': setListItems(tx, l, []); return new ConstVar({ k: 'none' });
-    case 'copy': return new ListVar(items);
-    case 'reverse': items.reverse(); setListItems(tx, l, items); return new ConstVar({ k: 'none' });
-    case 'index': case 'count': {
-      const r = toRt(tx, l), a = args.map((x) => toRt(tx, x));
-      if (r && r.k === 'list' && a.every(Boolean)) return fromComputed(tx, callOnHost(tx, { k: 'list', items: r.items }, name, a as RtValue[]));
-      break;
-    }
-    default: break;
-  }
-  throw new GraphBreak('SOT007', `list.${name}`);
-}
-
-function dictMethod(tx: Translator, d: DictVar, name: string, args: Variable[], _kwargs: [string, Variable][]): Variable {
-  switch (name) {
-    case 'keys': return new ListVar(d.keys.slice());
-    case 'values': return new ListVar(d.values.slice());
-    case 'items': return new ListVar(d.keys.map((k, i) => new TupleVar([k, d.values[i]])));
-    case 'get': {
-      for (let i = 0; i < d.keys.length; i++) if (truthy(tx, compareOp(tx, '==', d.keys[i], args[0]))) return d.values[i];
-      return args.length > 1 ? args[1] : new ConstVar({ k: 'none' });
-    }
-    case 'update': {
-      const other = args[0];
-      if (other instanceof DictVar) {
-        other.keys.forEach((k, i) => dictSet(tx, d, k, other.values[i]));
-        return new ConstVar({ k: 'none' });
-      }
-      break;
-    }
-    default: break;
-  }
-  throw new GraphBreak('SOT007', `dict.${name}`);
-}
-
-export function dictSet(tx: Translator, d: DictVar, key: Variable, value: Variable): void {
-  if (!isConstLike(key)) throw new GraphBreak('SOT007', 'dict key is not a constant');
-  const keys = d.keys.slice(), values = d.values.slice();
-  const i = keys.findIndex((k) => truthy(tx, compareOp(tx, '==', k, key)));
-  if (i >= 0) values[i] = value; else { keys.push(key); values.push(value); }
-  d.keys = keys;
-  d.values = values;
-  if (d.ref) tx.mutated.add(d);
 }
 
 /** Calling a layer: its forward, inlined (hooks run through Layer.__call__ when present). */

@@ -40,9 +40,9 @@ export class Translator {
   readonly guards = new GuardSet();
   readonly effects: Effect[] = [];
   /** Attribute writes already logged, by object id and name: later reads in this segment see them. */
-  readonly attrOverlay = new Map<string, Variable>();
-  /** Globals written in this segment (by globals-dict id and name). */
-  readonly globalOverlay = new Map<string, Variable>();
+  readonly attrOverlay = new Map<string, Variable | null>();
+  /** Globals written (null: deleted) in this segment, by globals-dict id and name. */
+  readonly globalOverlay = new Map<string, Variable | null>();
   /** Constant tensors (parameters, globals) bound into this segment's graph, with their templates. */
   private constInputs = new Map<number, Tensor>();
   /** Variables of entry slots (so templates can point back to the entry instead of copying). */

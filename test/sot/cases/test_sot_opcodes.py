@@ -315,16 +315,14 @@ class _AsyncCtx:
 
 
 @snippet((3,), mode='eager', code='SOT106', driver=run_coro)
-def async_all(n):
-    async def inner():
-        await _Awaitable()
-        total = 0
-        async for v in _AsyncIter(n):
-            total += v
-        async with _AsyncCtx() as c:
-            total += c
-        return total
-    return inner()
+async def async_all(n):
+    await _Awaitable()
+    total = 0
+    async for v in _AsyncIter(n):
+        total += v
+    async with _AsyncCtx() as c:
+        total += c
+    return total
 
 
 async def _agen(n):
@@ -424,7 +422,7 @@ def class_body(n):
     return C.a + C.b + C.c + C().m(1)
 
 
-@snippet((3,), mode='eager', code='SOT101')
+@snippet((3,))
 def generic_function(n):
     def ident[T: int](v: T) -> T:
         return v

@@ -336,6 +336,7 @@ def _skiff_raise(arg, argval, ops, info):
 _NEW = {
     'range': range, 'slice': slice, 'set': set, 'iter': iter, 'super': super,
     'cell': lambda *v: types.CellType(*v),
+    'keys': dict.keys, 'values': dict.values, 'items': dict.items,
 }
 
 

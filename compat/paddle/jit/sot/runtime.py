@@ -110,16 +110,19 @@ class StaticFunction:
                 _enc(v, out)
             out.append('}')
         r = _call_ts(fid, ''.join(out), len(call_args))
+        c = r[0]
+        # the result may name per-call objects by id: decode it before they are forgotten
+        result = decode(r) if c != 'E' and r != 'F' and r != 'X' else None
         if len(OBJECTS) > len(PINS):
             end_call()
-        if r[0] == 'E':
+        if c == 'E':
             _raise_pending(r)
         if r == 'F':          # the function was marked eager (fallback) during this call
             self._eager = True
             return self._fn(*args, **kwargs)
         if r == 'X':          # could not bind the arguments: Python raises the same TypeError
             return self._fn(*args, **kwargs)
-        return decode(r)
+        return result
 
 
 from .encoding import enc as _enc  # noqa: E402
@@ -234,11 +237,20 @@ def code_info(oid):
         'argcount': code.co_argcount, 'posonlyargcount': code.co_posonlyargcount,
         'kwonlyargcount': code.co_kwonlyargcount, 'flags': code.co_flags,
         'localsplus': names, 'localkinds': ''.join(kinds), 'names': list(code.co_names),
-        'consts': [encode(c) for c in code.co_consts],
+        'consts': [_const(c) for c in code.co_consts],
         'code': code.co_code.decode('latin-1'), 'lines': lines,
         'hasExceptionTable': len(getattr(code, 'co_exceptiontable', b'')) > 0,
         'handlers': _handler_targets(code),
     })
+
+
+def _const(c):
+    """A constant of a code object; objects among them (frozensets, code objects) stay pinned
+    as long as the translator caches the code."""
+    e = encode(c)
+    if e[0] == 'o':
+        pin(id(c))
+    return e
 
 
 def _handler_targets(code):
@@ -273,9 +285,43 @@ def describe(oid):
     from ...nn.layer.layers import Layer
     if isinstance(o, Layer):
         return 'layer|' + t.__qualname__
-    if isinstance(o, StaticFunction):
-        return 'other|StaticFunction'
-    return 'other|' + t.__qualname__
+    return 'other|%d|%s' % (_traits(o, t), t.__qualname__)
+
+
+def _traits(o, t):
+    """Bit flags telling the translator what it may compute about an opaque object at
+    translation time: 1 its operators, ==, hash, str and format are pure functions of an
+    immutable value (enum members, dtypes, builtin immutables); 2 == is identity; 4 its truth
+    value is always True (no __bool__ or __len__)."""
+    import enum
+    from ...dtype import DType
+    bits = 0
+    if isinstance(o, (enum.Enum, DType)) or (t.__module__ == 'builtins' and isinstance(o, _IMMUTABLE_BUILTINS)):
+        bits |= 1
+    if getattr(t, '__eq__', None) is object.__eq__:
+        bits |= 2
+    if not hasattr(t, '__bool__') and not hasattr(t, '__len__'):
+        bits |= 4
+    return bits
+
+
+_IMMUTABLE_BUILTINS = (int, float, complex, str, bytes, bool, tuple, frozenset, range, slice, type(None), type(Ellipsis),
+                       type(NotImplemented), type, types.BuiltinFunctionType, types.FunctionType, types.ModuleType, types.CodeType)
+
+
+def plain_attr(oid, name):
+    """Whether obj.name = v just stores v where obj.name reads it back (no property or custom
+    __setattr__ other than Layer's registry routing), so the translator may model the write."""
+    o = OBJECTS[oid]
+    t = type(o)
+    from ...nn.layer.layers import Layer
+    if t.__setattr__ is not object.__setattr__ and t.__setattr__ is not Layer.__setattr__:
+        return False
+    for klass in t.__mro__:
+        d = klass.__dict__.get(name)
+        if d is not None:
+            return not hasattr(type(d), '__set__') or type(d).__name__ == 'member_descriptor'
+    return True
 
 
 def type_name(oid):

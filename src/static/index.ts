@@ -1,0 +1,45 @@
+// paddle.static: build PIR programs with the same API calls as eager code, run them on the
+// native executor. See docs/DEVELOPING.md ("Executor and paddle.static").
+//
+//   paddle.enable_static();
+//   const main = new paddle.static.Program();
+//   const y = paddle.static.program_guard(main, () => paddle.nn.functional.relu(paddle.matmul(paddle.static.data('x', [null, 4]), w)));
+//   const [out] = new paddle.static.Executor().run(main, { feed: { x }, fetch_list: [y] });
+import { surface } from '../ops/index.js';
+import { Value } from '../pir/index.js';
+import { bindParameter, create_parameter, data } from './api.js';
+import { Executor, prune, staticExecutorStats } from './executor.js';
+import {
+  currentProgram, default_main_program, default_startup_program, disable_static, enable_static, in_dynamic_mode, in_static_mode,
+  program_guard, ProgramGuard,
+} from './mode.js';
+import { nameOfValue, Program } from './program.js';
+import { global_scope, Scope } from './scope.js';
+
+export {
+  bindParameter, create_parameter, currentProgram, data, default_main_program, default_startup_program, disable_static, enable_static,
+  Executor, global_scope, in_dynamic_mode, in_static_mode, nameOfValue, Program, program_guard, ProgramGuard, prune, Scope, staticExecutorStats,
+};
+export type { DataDim, CreateParameterOptions, Initializer, ParamAttr } from './api.js';
+export type { FeedValue, FetchTarget, RunOptions } from './executor.js';
+
+/** The `paddle.static` namespace. */
+export const staticNamespace = {
+  Program, program_guard, data, create_parameter, Executor, Scope, global_scope,
+  default_main_program, default_startup_program, Variable: Value,
+  cpu_places: (n = 1): string[] => Array.from({ length: n }, () => 'cpu'),
+};
+
+// Program values get the Tensor methods the registry generates (x.matmul(w).relu()) and
+// Paddle's Variable.name, so code written for eager tensors builds programs unchanged. Names
+// the IR class already defines are left alone.
+for (const [m, fn] of surface.methods) {
+  if (m in Value.prototype) continue;
+  Object.defineProperty(Value.prototype, m, {
+    value: function (this: Value, ...args: unknown[]) { return fn(this, ...args); },
+    writable: true, configurable: true,
+  });
+}
+if (!('name' in Value.prototype)) {
+  Object.defineProperty(Value.prototype, 'name', { get(this: Value) { return nameOfValue(this) ?? `value_${this.id}`; }, configurable: true });
+}
