@@ -24,14 +24,17 @@ from . import _ops
 from . import framework, device  # noqa: F401
 from . import nn  # noqa: F401
 from . import jit  # noqa: F401
+from . import static  # noqa: F401
 from .nn.layer.layers import Parameter  # noqa: F401
 
 def disable_static(place=None):
-    """Dynamic (eager) mode is the only mode outside to_static; accepted for compatibility."""
+    """Back to dynamic (eager) mode."""
+    static.disable_static(place)
 
 
 def enable_static():
-    raise NotImplementedError('paddle.enable_static(): static-graph mode is not available; use paddle.jit.to_static')
+    """Static mode: ops on paddle.static Variables record into the current program (see paddle.static)."""
+    static.enable_static()
 
 
 def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, default_initializer=None):

@@ -33,6 +33,9 @@ def _encode(v, tags, vals, who):
     if t is Tensor or isinstance(v, Tensor):
         tags.append('t')
         vals.append(v._h)
+    elif getattr(t, '_skiff_static', False):
+        tags.append('v')   # a paddle.static Variable: the op is recorded into the current program
+        vals.append(v._vid)
     elif t is bool:
         tags.append('b')
         vals.append(v)

@@ -58,7 +58,8 @@ is_compiled_with_rocm = is_compiled_with_xpu = is_compiled_with_cuda
 
 
 def in_dynamic_mode():
-    return True
+    from .static import in_dynamic_mode as dynamic
+    return dynamic()
 
 
 def device_count():

@@ -31,6 +31,9 @@ def _result(r, multi=None):
         return _wrap(r)
     if not r:
         raise _error()
+    if r[0] == 'v':   # values of a paddle.static program being built
+        from .static.variable import _variables
+        return _variables(r, multi)
     outs = [_wrap(int(h)) for h in r.split(',')]
     return outs if multi == 'list' else tuple(outs)
 

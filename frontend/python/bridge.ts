@@ -18,6 +18,8 @@ import { to_tensor } from '../../src/tensor/creation.js';
 import { DTYPE_CODE, type DType, promoteTypes, promoteWithScalar, toDType } from '../../src/tensor/dtype.js';
 import { decode, memoryStats, scope, Tensor, untracked } from '../../src/tensor/tensor.js';
 import { pyErrorOf } from './errors.js';
+import { Value } from '../../src/pir/index.js';
+import { staticValues } from './static.js';
 import { HandleTable } from './handles.js';
 import { opTableJson } from './optable.js';
 
@@ -76,9 +78,11 @@ export class Bridge {
     return 0;
   }
 
-  /** Registers outputs; one handle as a number, several as 'h1,h2'. */
+  /** Registers outputs; one handle as a number, several as 'h1,h2'; program values (paddle.static) as 'v<id>,<id>'. */
   private ret(out: unknown): number | string {
     if (out instanceof Tensor) return this.handles.add(out);
+    if (out instanceof Value) return `v${staticValues.add(out)}`;
+    if (Array.isArray(out) && out[0] instanceof Value) return `v${out.map((v) => staticValues.add(v as Value)).join(',')}`;
     if (Array.isArray(out)) return out.map((t) => this.handles.add(t as Tensor)).join(',');
     throw new Error(`skiff bridge: op returned ${typeof out}, expected tensors`);
   }
@@ -174,7 +178,8 @@ export class Bridge {
 
   /**
    * Any op, any arguments: one tagged value per parameter (inputs then attributes, Paddle's order).
-   * Tags: t tensor handle, i int, f float, b bool, s str, n None, u not given, [ ... ] a list.
+   * Tags: t tensor handle, i int, f float, b bool, s str, n None, u not given, [ ... ] a list,
+   * v a paddle.static value id (the op is then recorded into the current program).
    */
   readonly call = (op: number, tags: string, ...vals: unknown[]): number | string => {
     try {
@@ -203,6 +208,7 @@ export class Bridge {
     const c = r.tags[r.ti++];
     switch (c) {
       case 't': return this.handles.get(r.vals[r.vi++] as number);
+      case 'v': return staticValues.get(r.vals[r.vi++] as number);
       case 'i': return new PyScalar(Number(r.vals[r.vi++]), 'int');
       case 'f': return new PyScalar(r.vals[r.vi++] as number, 'float');
       case 'b': return new PyScalar(Boolean(r.vals[r.vi++]), 'bool');
@@ -363,9 +369,10 @@ function attrValue(hasDefault: boolean, v: unknown): unknown {
  */
 function scalarInputs(args: unknown[], scalars: readonly { index: number; value: number | boolean; kind: ScalarKind }[]): void {
   let dt: DType | null = null;
+  const isT = (x: unknown): x is Tensor | Value => x instanceof Tensor || x instanceof Value;
   for (const x of args) {
-    if (x instanceof Tensor) dt = dt === null ? x.dtype : promoteTypes(dt, x.dtype);
-    else if (Array.isArray(x)) for (const t of x) if (t instanceof Tensor) dt = dt === null ? t.dtype : promoteTypes(dt, t.dtype);
+    if (isT(x)) dt = dt === null ? x.dtype : promoteTypes(dt, x.dtype);
+    else if (Array.isArray(x)) for (const t of x) if (isT(t)) dt = dt === null ? t.dtype : promoteTypes(dt, t.dtype);
   }
   for (const s of scalars) dt = dt === null ? (s.kind === 'float' ? 'float32' : s.kind === 'int' ? 'int64' : 'bool') : promoteWithScalar(dt, s.kind);
   for (const s of scalars) args[s.index] = scalarTensor(s.value, dt as DType);

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { PyodideInterface } from 'py313';
 import { Bridge, bridgeStats } from './bridge.js';
 import { installSot } from './sot/install.js';
+import { staticModule } from './static.js';
 import { type PythonVersion, resolvePythonVersion } from './versions.js';
 
 export type Sink = (chunk: Uint8Array) => void;
@@ -182,6 +183,7 @@ async function createHost(info: PythonVersion, opts: HostOptions): Promise<Pytho
   py.setStderr({ write: (b: Uint8Array) => host.write(2, b) });
   copyTree(py, findCompat(), COMPAT_FS);
   py.registerJsModule('_skiff_bridge', bridge.module());
+  py.registerJsModule('_skiff_static', staticModule(bridge));  // compat/paddle/static
   host.sot = installSot(py, bridge);  // `_skiff_sot`: the translator behind paddle.jit.to_static
   // Compiled bytecode goes to a host cache (never next to user files): without it every start
   // recompiles compat/ (~0.6 s). Python validates each .pyc against its source's mtime and size.

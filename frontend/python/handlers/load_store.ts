@@ -36,7 +36,7 @@ function loadGlobal(tx: Translator, name: string): Variable {
   // Deleted in this segment: the concrete LOAD_GLOBAL (after the deletion is replayed) raises.
   if (written === null) throw new GraphBreak('SOT007', `global '${name}' was deleted`);
   const { value } = tx.host.globalLookup(tx.frame.globals, name);
-  return fromHostRead(tx, value, globalSource(name));
+  return fromHostRead(tx, value, globalSource(name), false, tx.frame.globals);
 }
 
 /**

@@ -13,7 +13,7 @@ import { ExecutorRunner } from '../../../sot/executor_runner.js';
 const RUNTIME_FUNCTIONS = [
   'code_info', 'describe', 'type_name', 'get_attr', 'global_lookup', 'function_parts', 'step', 'pin', 'unpin', 'end_call',
   'source_line', 'set_error_location', 'dtype_name', 'dtype_object', 'layer_call_target', 'compat_function', 'isinstance_',
-  'sorted_values', 'builtin_object', 'reencode', 'set_wrapper_guards', 'snapshot', 'register_guards', 'check_guards',
+  'sorted_values', 'builtin_object', 'reencode', 'set_wrapper_guards', 'snapshot', 'is_library', 'register_guards', 'check_guards',
   'drop_guards', 'super_attr', 'import_module', 'plain_attr',
 ] as const;
 

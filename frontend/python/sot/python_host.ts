@@ -47,6 +47,7 @@ export interface PyRuntime {
   builtin_object(name: string): number;
   reencode(oid: number): string;
   snapshot(oid: number): number;
+  is_library(oid: number): boolean;
   set_error_location(framesJson: string): void;
   register_guards(json: string): number;
   check_guards(gid: number): boolean;
@@ -297,11 +298,25 @@ export class SotPythonHost implements Host, Codec {
   }
 
   /** A host list/dict whose contents (element identities) the wrapper re-checks on every call. */
-  recordContentGuard(container: HostRef): void {
+  recordContentGuard(container: HostRef, owner: HostRef | null): void {
+    // Containers owned by Skiff's own paddle package (op tables, registries) never change.
+    if (owner && this.isLibrary(owner)) return;
     const snap = this.rt.snapshot(container.id as number);
     this.pendingGuards.push({ container: container.id as number, name: '', kind: 3, valueId: snap });
     this.pinForTree(container);
     this.pinForTree(this.object(snap));
+  }
+
+  private library = new Map<number, boolean>();
+  /** Whether an object is a module (or a module's globals dict) of Skiff's `paddle` package. */
+  isLibrary(ref: HostRef): boolean {
+    const id = ref.id as number;
+    let v = this.library.get(id);
+    if (v === undefined) {
+      v = this.rt.is_library(id);
+      if (this.pins.has(id)) this.library.set(id, v);
+    }
+    return v;
   }
 
   /** An attribute read the wrapper must re-check (not needed under layers: the version covers them). */

@@ -159,7 +159,11 @@ export class SotRuntime {
     fn.pins.push(...host.pendingPins);
     fn.guardSets.push(...host.pendingGuardSets);
     if (!parent && host.pendingGuards.length) {
-      fn.guards.push(...host.pendingGuards);
+      const seen = new Set(fn.guards.map(guardKey));
+      for (const g of host.pendingGuards) {
+        const k = guardKey(g);
+        if (!seen.has(k)) { seen.add(k); fn.guards.push(g); }
+      }
       this.setWrapperGuards(fn.wrapperId, this.encodeGuards(fn.guards));
     }
     if (this.logLevel >= 1) {
@@ -319,3 +323,5 @@ export class SotRuntime {
 }
 
 class BindError extends Error {}
+
+const guardKey = (g: HostGuard): string => `${g.container}|${g.name}|${g.kind}`;

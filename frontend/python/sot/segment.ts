@@ -52,6 +52,10 @@ export interface Layout { readonly frames: readonly FrameLayout[]; readonly cell
 export const UNBOUND = -1;
 export const NULL_SLOT = -2;
 
+/** Values a segment cannot have changed since its entry (so the entry's copy is still right). */
+const unchangeable = (v: Variable): boolean =>
+  v instanceof ConstVar || v instanceof TensorVar || v instanceof ObjectVar || (v instanceof TupleVar && v.items.every(unchangeable));
+
 const nullT = (tx: Translator): Template => ({ k: 'const', v: { k: 'obj', ref: tx.host.nullRef } });
 const strT = (v: string): Template => ({ k: 'const', v: { k: 'str', v } });
 
@@ -81,7 +85,7 @@ export class SegmentTemplates {
     if ((v instanceof ListVar || v instanceof DictVar) && v.ref) return { k: 'fresh', inner: tx.containerRef(v) };
     // An entry value is re-read from the entry, unless it is a container the segment may have
     // changed since (lists and dicts without a host object are rebuilt from their items).
-    const src = v instanceof ListVar || v instanceof DictVar ? undefined : tx.entrySource(v);
+    const src = unchangeable(v) ? tx.entrySource(v) : undefined;
     if (src) return { k: 'local', source: src };
     const rec = (x: Variable) => this.tpl(x);
     if (v instanceof ConstVar) return { k: 'const', v: v.value };

@@ -6,7 +6,7 @@ import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { HostError } from '../../../sot/host.js';
 import { attrSource, itemSource, type Source } from '../../../sot/sources.js';
 import { BINARY_OPS, binaryOpDef, callWithTypedArgs, isTrueDiv, type TypedScalar } from '../../../sot/tensor_semantics.js';
-import type { RtValue } from '../../../sot/values.js';
+import type { HostRef, RtValue } from '../../../sot/values.js';
 import {
   BoundMethodVar, ConstVar, DictVar, DictViewVar, FunctionVar, IterVar, ListVar, NullVar, ObjectVar, RangeVar, SetVar,
   SliceVar, SuperVar, TensorVar, TRAIT_EQ_IDENTITY, TRAIT_PURE, TRAIT_TRUE, TupleVar, type Variable,
@@ -70,9 +70,9 @@ function stripRefs(v: RtValue): RtValue {
  * wrapper re-checks their contents (a snapshot of element identities) on every call. Layers'
  * own registries (_sub_layers, _parameters, _buffers) change only with the layer version.
  */
-export function fromHostRead(tx: Translator, v: RtValue, source: Source | null, layerRegistry = false): Variable {
+export function fromHostRead(tx: Translator, v: RtValue, source: Source | null, layerRegistry = false, owner: HostRef | null = null): Variable {
   if (v.k === 'tensor') return tx.constTensor(v.t);
-  if ((v.k === 'list' || v.k === 'dict') && v.ref && !layerRegistry) tx.host.recordContentGuard(v.ref);
+  if ((v.k === 'list' || v.k === 'dict') && v.ref && !layerRegistry) tx.host.recordContentGuard(v.ref, owner);
   return tx.fromRt(v, source, false);
 }
 

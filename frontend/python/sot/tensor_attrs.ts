@@ -6,7 +6,7 @@ import { allOps } from '../../../src/ops/registry.js';
 import type { OpDef } from '../../../src/ops/types.js';
 import type { Translator } from './translator.js';
 import { callApi, recordOp, tensorResults } from './semantics.js';
-import { inlineCall } from './inline.js';
+import { tensorGetItem } from './tensor_index.js';
 
 let methodTable: Map<string, OpDef> | null = null;
 /** Tensor method name -> registry op (the same table compat's Tensor methods come from). */
@@ -48,10 +48,7 @@ export function tensorMethodCall(tx: Translator, t: TensorVar, name: string, arg
       throw new GraphBreak('SOT002', `Tensor.${name}()`);
     case 'dim': case 'ndimension': return new ConstVar({ k: 'int', v: t.sym.shape.length });
     case 'astype': case 'cast': return callApi(tx, 'cast', [t, ...args], kwargs);
-    case '__getitem__': {
-      const fn = tx.host.compatFunction('paddle._indexing', 'getitem');
-      return inlineCall(tx, tx.objectVar(fn, null), null, [t, ...args], kwargs);
-    }
+    case '__getitem__': return tensorGetItem(tx, t, args[0]);
     default: break;
   }
   const def = methods().get(name);

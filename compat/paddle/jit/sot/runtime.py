@@ -571,3 +571,10 @@ def reencode(oid):
 def snapshot(oid):
     """Element identities of a list/dict now (its contents guard); returns the snapshot's id."""
     return remember(_contents(OBJECTS[oid]))
+
+
+def is_library(oid):
+    """Whether an object is a module, or a module's globals, of Skiff's own paddle package."""
+    o = OBJECTS[oid]
+    name = o.get('__name__', '') if isinstance(o, dict) else getattr(o, '__name__', '') if isinstance(o, types.ModuleType) else ''
+    return isinstance(name, str) and (name == 'paddle' or name.startswith('paddle.'))
