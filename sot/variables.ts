@@ -14,7 +14,8 @@ export type ObjInfo =
   | { readonly kind: 'layer'; readonly className: string }
   | { readonly kind: 'method'; readonly self: HostRef; readonly func: HostRef }
   | { readonly kind: 'module'; readonly name: string }
-  | { readonly kind: 'class'; readonly name: string }
+  /** A class; `pureCall`: calling it with constants is a pure lookup (Enum classes). */
+  | { readonly kind: 'class'; readonly name: string; readonly pureCall: boolean }
   /** Anything else; `traits` (TRAIT_*) say what may be computed about it at translation time. */
   | { readonly kind: 'other'; readonly traits: number };
 

@@ -1,17 +1,33 @@
 #include "tensor.h"
 #include <cstdlib>
 #include <limits>
+#include <sys/mman.h>
 
 namespace skiff {
 
 MemStats& mem_stats() { static MemStats s; return s; }
 
+// Large buffers come straight from mmap: the kernel hands out zeroed pages lazily, so there is
+// no memset pass, and transparent huge pages cut first-touch faults (~12 us per 4 KB page on
+// this VM kind). Small buffers use the allocator and are zeroed explicitly.
+static constexpr size_t kMmapThreshold = size_t(1) << 20;
+
 Storage::Storage(size_t nbytes) : bytes(nbytes) {
   size_t alloc = ((nbytes + 63) / 64) * 64;
   if (alloc == 0) alloc = 64;
-  data = std::aligned_alloc(64, alloc);
-  if (!data) throw SkiffError("out of memory allocating " + std::to_string(nbytes) + " bytes");
-  std::memset(data, 0, alloc);
+  if (alloc >= kMmapThreshold) {
+    void* p = mmap(nullptr, alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw SkiffError("out of memory allocating " + std::to_string(nbytes) + " bytes");
+#ifdef MADV_HUGEPAGE
+    madvise(p, alloc, MADV_HUGEPAGE);
+#endif
+    data = p;
+    mapped = alloc;
+  } else {
+    data = std::aligned_alloc(64, alloc);
+    if (!data) throw SkiffError("out of memory allocating " + std::to_string(nbytes) + " bytes");
+    std::memset(data, 0, alloc);
+  }
   auto& m = mem_stats();
   m.live_storages++;
   int64_t now = (m.live_bytes += (int64_t)nbytes);
@@ -20,7 +36,8 @@ Storage::Storage(size_t nbytes) : bytes(nbytes) {
 }
 
 Storage::~Storage() {
-  std::free(data);
+  if (mapped) munmap(data, mapped);
+  else std::free(data);
   auto& m = mem_stats();
   m.live_storages--;
   m.live_bytes -= (int64_t)bytes;

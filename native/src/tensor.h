@@ -17,6 +17,7 @@ MemStats& mem_stats();
 struct Storage {
   void* data = nullptr;
   size_t bytes = 0;
+  size_t mapped = 0;  // mmap length when the buffer came from mmap (large buffers)
   explicit Storage(size_t nbytes);  // zero-initialised, 64-byte aligned
   ~Storage();
   Storage(const Storage&) = delete;

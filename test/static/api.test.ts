@@ -32,7 +32,7 @@ describe('modes and guards', () => {
     expect(y).toBeInstanceOf(Value);
     expect(main.num_ops).toBe(before + 2);
     const [out] = exe.run(null, { feed: { dm_x: [0, 1] }, fetch_list: [y] });
-    expect(out.dataSync().map((v) => Math.round(Number(v) * 1e4) / 1e4)).toEqual([1, 2.7183]);
+    expect(out.dataSync().map((v: number) => Math.round(Number(v) * 1e4) / 1e4)).toEqual([1, 2.7183]);
   });
 
   it('program_guard with a callback, with enter/exit, nested', () => {

@@ -30,6 +30,12 @@ const pureArg = (v: Variable): boolean =>
   v instanceof ConstVar || isPureObject(v) || ((v instanceof TupleVar || v instanceof ListVar) && v.items.every(pureArg))
   || (v instanceof DictVar && v.keys.every(pureArg) && v.values.every(pureArg));
 
+/** Calls a pure callable (an Enum class, ...) on the host at translation time when its arguments allow. */
+export function callPure(tx: Translator, fn: Variable, args: Variable[], kwargs: [string, Variable][]): Variable {
+  if (kwargs.length) throw new GraphBreak('SOT005', 'pure call with keywords');
+  return hostCall(tx, fn, args);
+}
+
 /** Calls a builtin on the host with concrete arguments (pure builtins only). */
 function hostCall(tx: Translator, fn: Variable, args: Variable[]): Variable {
   if (!args.every(pureArg)) throw new GraphBreak('SOT007', 'builtin call on values it could observe differently at run time');

@@ -1,7 +1,7 @@
 // Inlining a user function: a new simulated frame whose arguments are bound the way CPython
 // binds them (positional, keywords, defaults, *args, **kwargs, keyword-only, positional-only).
 import { GraphBreak } from '../../../sot/graph_breaks.js';
-import { CellVar, ConstVar, DictVar, FunctionVar, ObjectVar, TupleVar, type Variable } from '../../../sot/variables.js';
+import { CellVar, ConstVar, DictVar, FunctionVar, NullVar, ObjectVar, TupleVar, type Variable } from '../../../sot/variables.js';
 import type { RtValue } from '../../../sot/values.js';
 import { CO_VARARGS, CO_VARKEYWORDS, type CodeInfo } from './code.js';
 import { Frame } from './frame.js';
@@ -35,10 +35,13 @@ export function inlineCall(tx: Translator, fn: ObjectVar | FunctionVar, self: Va
     const cellRefs = parts.cells.k === 'tuple' ? parts.cells.items : [];
     const fresh = cellRefs.length ? tx.host.closureContents(fn.ref) : { contents: parts.contents, contentIds: parts.contentIds };
     const contents = fresh.contents.k === 'tuple' ? fresh.contents.items : [];
+    // One variable per real cell in a translation: a write through one closure is seen by
+    // every other closure (and frame) sharing the cell, and is replayed on the real cell.
     closure = cellRefs.map((c: RtValue, i: number) => {
-      const cellRef = c.k === 'obj' ? c.ref : null;
-      if (cellRef) tx.host.recordAttrGuard(cellRef, 'cell_contents', fresh.contentIds[i]);
-      return new CellVar(asVar(contents[i]), null);
+      if (c.k !== 'obj') throw new GraphBreak('SOT105', 'a closure cell is not an object');
+      tx.host.recordAttrGuard(c.ref, 'cell_contents', fresh.contentIds[i]);
+      const v = asVar(contents[i]);
+      return tx.hostCell(c.ref, v instanceof NullVar ? null : v);
     });
     globals = tx.host.objectRef(parts.globals);
     name = fn.info.name;

@@ -6,7 +6,7 @@ import { HostError } from '../../../sot/host.js';
 import { attrSource, itemSource } from '../../../sot/sources.js';
 import type { RtValue } from '../../../sot/values.js';
 import {
-  BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, ListVar, ObjectVar, RangeVar, SliceVar, SuperVar, TensorVar,
+  BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, ListVar, ObjectVar, RangeVar, SetVar, SliceVar, SuperVar, TensorVar,
   TupleVar, type Variable,
 } from '../../../sot/variables.js';
 import type { Translator } from './translator.js';
@@ -42,7 +42,7 @@ export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
   if (obj instanceof ConstVar && NUMBER_ATTRS.has(name) && obj.value.k !== 'str' && obj.value.k !== 'none') {
     return fromComputed(tx, tx.host.getattr(obj.value, name));
   }
-  if (obj instanceof ConstVar || obj instanceof TupleVar || obj instanceof ListVar || obj instanceof DictVar) {
+  if (obj instanceof ConstVar || obj instanceof TupleVar || obj instanceof ListVar || obj instanceof DictVar || obj instanceof SetVar) {
     return new BoundMethodVar(obj, name);
   }
   if (obj instanceof SliceVar) {
@@ -67,6 +67,8 @@ const writable = (obj: Variable): obj is ObjectVar =>
 /** obj.name = value: logged, replayed after the graph; later reads see it. */
 export function setAttr(tx: Translator, obj: Variable, name: string, value: Variable): void {
   if (!writable(obj)) throw new GraphBreak('SOT007', `setting attribute '${name}' of ${obj.kind}`);
+  // A property setter or a custom __setattr__ may store something else: run it concretely.
+  if (!tx.host.plainAttr(obj.ref, name)) throw new GraphBreak('SOT007', `attribute '${name}' is not plain storage`);
   tx.attrOverlay.set(`${obj.ref.id as number}.${name}`, value);
   tx.logEffect('SKIFF_SETATTR', [obj, new ConstVar({ k: 'str', v: name }), value]);
 }
@@ -129,6 +131,10 @@ export function getItem(tx: Translator, obj: Variable, key: Variable): Variable 
   if (obj instanceof DictVar && isConstLike(key)) {
     for (let i = 0; i < obj.keys.length; i++) if (truthy(tx, compareOp(tx, '==', obj.keys[i], key))) return obj.values[i];
     throw new GraphBreak('SOT007', 'missing dict key');
+  }
+  if (obj instanceof RangeVar && key instanceof SliceVar) {
+    const r = sliceIndices(tx, key, obj.length);
+    return new RangeVar(obj.start + r.start * obj.step, obj.start + r.stop * obj.step, obj.step * r.step);
   }
   if (obj instanceof RangeVar && key instanceof ConstVar && key.value.k === 'int') {
     let i = Number(key.value.v);

@@ -187,7 +187,7 @@ export class SotPythonHost implements Host, Codec {
       case 'method': info = { kind: 'method', self: this.object(Number(parts[1])), func: this.object(Number(parts[2])) }; break;
       case 'builtin': info = { kind: 'builtin', name: parts[1] }; break;
       case 'module': info = { kind: 'module', name: parts[1] }; break;
-      case 'class': info = { kind: 'class', name: parts[1] }; break;
+      case 'class': info = { kind: 'class', name: parts.slice(2).join('|'), pureCall: parts[1] === '1' }; break;
       case 'layer': info = { kind: 'layer', className: parts[1] }; break;
       default: info = { kind: 'other', traits: Number(parts[1]) || 0 };
     }

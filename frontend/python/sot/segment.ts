@@ -66,6 +66,14 @@ export class SegmentTemplates {
   private readonly made = new Map<Variable, Template>();
   /** Simulated cells made real in this run because a function closing over them escaped. */
   readonly realCells = new Map<CellVar, Template>();
+  /**
+   * Set while making templates of values handed to Python (step operands, side effects): a
+   * list, dict, set or iterator the translator made is then created for real, once per run, and
+   * the child re-reads that object, since Python code may change it during the step.
+   */
+  handOff = false;
+  /** Containers made real for this run (see handOff). */
+  readonly realized = new Set<Variable>();
 
   constructor(private readonly tx: Translator) {}
 
@@ -98,6 +106,11 @@ export class SegmentTemplates {
       let i = this.outIndex.get(v.sym);
       if (i === undefined) { i = this.outs.length; this.outs.push(v.sym); this.outIndex.set(v.sym, i); }
       return { k: 'gout', i };
+    }
+    if (this.handOff && (v instanceof ListVar || v instanceof DictVar || v instanceof SetVar || v instanceof IterVar)) {
+      this.realized.add(v);
+      if (v instanceof ListVar) return this.build('list', [{ k: 'tuple', items: v.items.map(rec) }]);
+      if (v instanceof DictVar) return this.build('dict', [{ k: 'dict', keys: v.keys.map(rec), values: v.values.map(rec) }]);
     }
     if (v instanceof TupleVar) return { k: 'tuple', items: v.items.map(rec) };
     if (v instanceof ListVar) return { k: 'list', items: v.items.map(rec) };
@@ -175,6 +188,8 @@ export class LayoutBuilder {
   }
 
   private make(v: Variable): LayoutValue {
+    // Handed to Python in this step: the child re-reads the real object (guarded).
+    if (this.t.realized.has(v)) return this.slotFor({ k: 'fresh', inner: this.t.tpl(v) });
     if (v instanceof IterVar) return { as: 'iter', slot: this.tupleSlot(v.items.slice(v.pos)) };
     if (v instanceof RangeVar) return { as: 'range', slot: this.tupleSlot([v.start, v.stop, v.step].map((n) => new ConstVar({ k: 'int', v: n }))) };
     if (v instanceof SliceVar) return { as: 'slice', slot: this.tupleSlot([v.start, v.stop, v.step]) };

@@ -17,7 +17,7 @@ import { SymTensor } from '../../../sot/function_graph.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 import type { Translator } from './translator.js';
 import { inlineCall } from './inline.js';
-import { callBuiltin } from './builtins.js';
+import { callBuiltin, callPure } from './builtins.js';
 import { getItem } from './objects.js';
 import { callMethod, fromHostSet, setBinary, setHas, setListItems, setOrder, viewItems } from './methods.js';
 
@@ -398,6 +398,7 @@ export function callVar(tx: Translator, fn: Variable, args: Variable[], kwargs: 
         return callVar(tx, funcVar, [selfVar, ...args], kwargs);
       }
       case 'builtin': return callBuiltin(tx, info.name, fn, args, kwargs);
+      case 'class': if (info.pureCall) return callPure(tx, fn, args, kwargs); break;
       case 'layer': return callLayer(tx, fn, args, kwargs);
       default: break;
     }

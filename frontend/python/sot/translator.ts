@@ -256,18 +256,21 @@ export class Translator {
     const tpl = (v: Variable): Template => T.tpl(v);
 
     // Effects in program order, then host lists/dicts whose contents changed get them replaced.
+    // Values they and the step's operands hand to Python are made for real (T.handOff).
+    T.handOff = true;
     const effects: Effect[] = this.effects.map((e) => ({ step: e.step, operands: e.operands.map((o) => (isVarTemplate(o) ? tpl((o as unknown as VarTemplate).v) : o)) }));
     for (const c of this.mutated) {
       const target: Template = this.containerRef(c);
       if (c instanceof ListVar) effects.push({ step: { opname: 'SKIFF_LIST_REPLACE', arg: 0 }, operands: [target, { k: 'list', items: c.items.map(tpl) }] });
       else effects.push({ step: { opname: 'SKIFF_DICT_REPLACE', arg: 0 }, operands: [target, { k: 'dict', keys: c.keys.map(tpl), values: c.values.map(tpl) }] });
     }
+    const operands = exit.k === 'step' ? exit.operandVars.map(tpl) : [];
+    T.handOff = false;
 
     let nodeExit: TreeNode['exit'];
     if (exit.k === 'return') {
       nodeExit = { k: 'return', value: tpl(exit.value) };
     } else {
-      const operands = exit.operandVars.map(tpl);
       // Child layout: every frame; the innermost frame's stack without the operands, plus the
       // values the step pushes (appended as result slots).
       const L = new LayoutBuilder(this, T);

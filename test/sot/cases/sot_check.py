@@ -69,5 +69,18 @@ def breaks(sf):
     return [b['code'] for b in explain(sf)['breaks']]
 
 
+def assert_no_breaks(sf):
+    """The translated function ran as graphs only (no concrete steps); shows the breaks if not."""
+    e = explain(sf)
+    assert not e.get('eager') and not e['breaks'], 'breaks: %s' % [(b['code'], b['line'], b['detail']) for b in e['breaks']] or e.get('eagerReason')
+
+
+def assert_breaks(sf, *codes):
+    """Every break code in `codes` happened (others may too)."""
+    got = breaks(sf)
+    for c in codes:
+        assert c in got, 'expected a %s break, got %s' % (c, got)
+
+
 def t(data, dtype='float32'):
     return paddle.to_tensor(data, dtype=dtype)

@@ -105,7 +105,7 @@ def _store_subscr(arg, argval, ops, info):
 
 
 def _store_attr(arg, argval, ops, info):
-    obj, v = ops
+    v, obj = ops   # STORE_ATTR: the object on top, the value below it
     setattr(obj, argval, v)
     return []
 
@@ -334,7 +334,7 @@ def _skiff_raise(arg, argval, ops, info):
 
 
 _NEW = {
-    'range': range, 'slice': slice, 'set': set, 'iter': iter, 'super': super,
+    'range': range, 'slice': slice, 'set': set, 'iter': iter, 'super': super, 'list': list, 'dict': dict,
     'cell': lambda *v: types.CellType(*v),
     'keys': dict.keys, 'values': dict.values, 'items': dict.items,
 }

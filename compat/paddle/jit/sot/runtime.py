@@ -281,7 +281,9 @@ def describe(oid):
     if isinstance(o, type):
         if o in (int, float, bool, str, tuple, list, dict, set, range, slice, enumerate, zip, map, filter, reversed, type, object, super, isinstance):
             return 'builtin|' + o.__name__
-        return 'class|' + o.__qualname__
+        import enum
+        # calling an Enum class looks a member up: pure, computed at translation time
+        return 'class|%d|%s' % (1 if issubclass(o, enum.Enum) else 0, o.__qualname__)
     from ...nn.layer.layers import Layer
     if isinstance(o, Layer):
         return 'layer|' + t.__qualname__
