@@ -1,6 +1,7 @@
 // The catalogue of graph breaks and fallbacks. Every break the translator takes has a stable
 // code from this table; tests assert on codes, users read the meaning and the hint.
 // Codes never change meaning; retired codes stay reserved.
+import type { Variable } from './variables.js';
 
 export interface BreakKind {
   readonly code: string;
@@ -50,7 +51,15 @@ export interface BreakEvent {
  * missing name): the concrete step raises it, with the user's line.
  */
 export class GraphBreak extends Error {
-  constructor(readonly code: BreakCode, readonly detail: string, readonly raise?: { readonly type: string; readonly message: string }) {
+  constructor(
+    readonly code: BreakCode, readonly detail: string, readonly raise?: { readonly type: string; readonly message: string },
+    /**
+     * The instruction's captured work is kept and only its last part runs concretely: `opname`
+     * on `operands` (values the instruction computed), in place of the whole instruction. E.g. a
+     * comparison that must become a Python bool: the comparison stays in the graph, bool() is the step.
+     */
+    readonly then?: { readonly opname: string; readonly operands: readonly Variable[] },
+  ) {
     super(`${code}: ${BREAKS.get(code)!.meaning}: ${detail}`);
     this.name = 'GraphBreak';
   }

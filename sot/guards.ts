@@ -12,7 +12,14 @@ export type Guard =
   | { readonly kind: 'const'; readonly source: Source; readonly expect: RtValue }
   | { readonly kind: 'tensor'; readonly source: Source; readonly dtype: string; readonly shape: readonly Dim[]; readonly stopGradient: boolean }
   | { readonly kind: 'length'; readonly source: Source; readonly expect: number }
-  | { readonly kind: 'identity'; readonly source: Source; readonly expect: number | object; readonly typeName: string };
+  | { readonly kind: 'identity'; readonly source: Source; readonly expect: number | object; readonly typeName: string }
+  /**
+   * Which of these mutable containers are the same object: `members` are entry sources or
+   * fixed host objects (by id), `groups` the partition seen at translation (same number, same
+   * object). A node that modelled two names as one list must not run when they are two lists,
+   * and the reverse. `source` is the first member that is a source.
+   */
+  | { readonly kind: 'aliasing'; readonly source: Source; readonly members: readonly (Source | { readonly id: number | object })[]; readonly groups: readonly number[] };
 
 export const kindGuard = (source: Source, expect: RtValue['k']): Guard => ({ kind: 'kind', source, expect });
 export const constGuard = (source: Source, expect: RtValue): Guard => ({ kind: 'const', source, expect });
@@ -20,6 +27,11 @@ export const tensorGuard = (source: Source, t: { dtype: string; shape: readonly 
   ({ kind: 'tensor', source, dtype: t.dtype, shape: [...t.shape], stopGradient: t.stop_gradient });
 export const lengthGuard = (source: Source, expect: number): Guard => ({ kind: 'length', source, expect });
 export const identityGuard = (source: Source, expect: number | object, typeName: string): Guard => ({ kind: 'identity', source, expect, typeName });
+export const aliasingGuard = (members: readonly (Source | { readonly id: number | object })[], groups: readonly number[]): Guard => {
+  const first = members.find((m): m is Source => 'key' in m);
+  if (!first) throw new Error('aliasing guard without a source');
+  return { kind: 'aliasing', source: first, members, groups };
+};
 
 export function describeGuard(g: Guard): string {
   const s = g.source.key;
@@ -29,6 +41,7 @@ export function describeGuard(g: Guard): string {
     case 'tensor': return `${s}: tensor ${g.dtype}[${g.shape.map(dimStr).join(', ')}] stop_gradient=${g.stopGradient}`;
     case 'length': return `len(${s}) == ${g.expect}`;
     case 'identity': return `id(${s}) is the ${g.typeName} seen at translation`;
+    case 'aliasing': return `same-object groups of ${g.members.map((m) => ('key' in m ? m.key : `<object>`)).join(', ')} are ${g.groups.join(',')}`;
   }
 }
 
@@ -44,7 +57,8 @@ export class GuardSet {
     const k = guardKey(g);
     if (this.keys.has(k)) return;
     this.keys.add(k);
-    (isLocalSource(g.source) ? this.local : this.host).push(g);
+    const local = g.kind === 'aliasing' ? g.members.every((m) => !('key' in m) || isLocalSource(m)) : isLocalSource(g.source);
+    (local ? this.local : this.host).push(g);
   }
 
   get size(): number { return this.local.length + this.host.length; }
@@ -84,6 +98,7 @@ export function checkGuard(g: Guard, v: RtValue | undefined, bindings: Map<SymDi
     case 'const': return sameConst(v, g.expect);
     case 'length': return (v.k === 'tuple' || v.k === 'list') ? v.items.length === g.expect : v.k === 'dict' ? v.keys.length === g.expect : false;
     case 'identity': return v.k === 'obj' && v.ref.id === g.expect;
+    case 'aliasing': return true;   // checked with all members in firstFailingLocal
     case 'tensor': {
       if (v.k !== 'tensor') return false;
       const t: Tensor = v.t;
@@ -105,6 +120,22 @@ export function checkGuard(g: Guard, v: RtValue | undefined, bindings: Map<SymDi
 /** First failing local guard, or null. */
 export function firstFailingLocal(set: GuardSet, slots: readonly RtValue[]): Guard | null {
   const bindings = new Map<SymDim, number>();
-  for (const g of set.local) if (!checkGuard(g, resolveLocal(g.source, slots), bindings)) return g;
+  for (const g of set.local) {
+    if (g.kind === 'aliasing') { if (!checkAliasing(g, slots)) return g; continue; }
+    if (!checkGuard(g, resolveLocal(g.source, slots), bindings)) return g;
+  }
   return null;
+}
+
+function checkAliasing(g: Extract<Guard, { kind: 'aliasing' }>, slots: readonly RtValue[]): boolean {
+  const ids: (number | object | undefined)[] = g.members.map((m) => {
+    if (!('key' in m)) return m.id;
+    const v = resolveLocal(m, slots);
+    return v && (v.k === 'list' || v.k === 'dict') ? v.ref?.id : undefined;
+  });
+  for (let i = 0; i < ids.length; i++) {
+    if (ids[i] === undefined) return false;
+    for (let j = 0; j < i; j++) if ((ids[i] === ids[j]) !== (g.groups[i] === g.groups[j])) return false;
+  }
+  return true;
 }

@@ -1,6 +1,7 @@
 // What the translator needs from the language it translates: real values behind host objects,
 // and the language's own semantics on concrete values. The Python frontend answers through
 // trampolines into CPython; the JS frontend answers directly.
+import type { Tensor } from '../src/tensor/tensor.js';
 import type { ObjInfo } from './variables.js';
 import type { HostRef, RtValue } from './values.js';
 
@@ -16,6 +17,12 @@ export interface Host {
    * concrete steps of the trace tree.
    */
   concrete(step: ConcreteStep, operands: readonly RtValue[]): RtValue[];
+  /**
+   * Tensors whose host objects the last concrete step pointed at new data (Skiff's
+   * Tensor.set_value replaces a tensor's data): old -> new, or null. The trace tree substitutes
+   * them in the state it carries past the step.
+   */
+  takeReplacedTensors(): ReadonlyMap<Tensor, Tensor> | null;
   /** The current contents of a mutable container value (re-read from the real object). */
   refresh(v: RtValue): RtValue;
   /** Keeps objects a trace-tree node refers to alive until unpinned. */

@@ -112,7 +112,7 @@ export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: read
 /** Builds the node for a guard miss: the frontend's translator, run with the real entry in hand. */
 export type Translate = (parent: TreeNode | null, entry: readonly RtValue[]) => TreeNode;
 
-export interface WalkStats { graphsRun: number; stepsRun: number; translations: number }
+export interface WalkStats { graphsRun: number; graphOpsRun: number; stepsRun: number; effectsRun: number; translations: number }
 
 /**
  * Runs one call through the tree. `roots` are the entry nodes (one per distinct entry guard set).
@@ -127,26 +127,42 @@ export function walk(
   for (;;) {
     node.hits++;
     const gouts = node.graph ? runGraph(node, entry) : [];
-    if (node.graph) stats.graphsRun++;
+    if (node.graph) { stats.graphsRun++; stats.graphOpsRun += node.graph.opCount; }
     const memo: BuildMemo = new Map();
-    for (const e of node.effects) host.concrete(e.step, e.operands.map((o) => evalTemplate(o, entry, gouts, [], host, memo)));
+    for (const e of node.effects) {
+      stats.effectsRun++;
+      host.concrete(e.step, e.operands.map((o) => evalTemplate(o, entry, gouts, [], host, memo)));
+    }
     const exit = node.exit;
     if (exit.k === 'return') return evalTemplate(exit.value, entry, gouts, [], host, memo);
     const operands = exit.operands.map((o) => evalTemplate(o, entry, gouts, [], host, memo));
     let results: RtValue[];
     try {
+      stats.stepsRun++;
       results = host.concrete(exit.step, operands);
     } catch (e) {
       // The user's code raised in a concrete step: remember where, for the traceback.
       if (e instanceof Error) (e as Error & { sotEvent?: BreakEvent }).sotEvent = exit.event;
       throw e;
     }
-    stats.stepsRun++;
-    const next = exit.resume.map((t) => evalTemplate(t, entry, gouts, results, host, memo));
+    const replaced = host.takeReplacedTensors();
+    let next = exit.resume.map((t) => evalTemplate(t, entry, gouts, results, host, memo));
+    if (replaced) next = next.map((v) => substituteTensors(v, replaced));
     let child = pick(node.children, next, onMiss, node);
     if (!child) { child = translate(node, next); node.children.push(child); stats.translations++; }
     node = child;
     entry = next;
+  }
+}
+
+/** v with every tensor in `replaced` swapped for its replacement (deep in tuples, lists, dicts). */
+function substituteTensors(v: RtValue, replaced: ReadonlyMap<Tensor, Tensor>): RtValue {
+  switch (v.k) {
+    case 'tensor': { const r = replaced.get(v.t); return r ? { k: 'tensor', t: r } : v; }
+    case 'tuple': return { k: 'tuple', items: v.items.map((x) => substituteTensors(x, replaced)) };
+    case 'list': return { ...v, items: v.items.map((x) => substituteTensors(x, replaced)) };
+    case 'dict': return { ...v, values: v.values.map((x) => substituteTensors(x, replaced)) };
+    default: return v;
   }
 }
 

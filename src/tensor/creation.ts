@@ -27,7 +27,8 @@ function flatten(data: TensorData, shape: number[], flat: (number | boolean | bi
   }
   if (shape.length > depth) throw new Error(`to_tensor: ragged nested list at ${path}: expected a list of length ${shape[depth]}, got a scalar`);
   if (ArrayBuffer.isView(data)) {
-    for (const v of data as unknown as ArrayLike<number>) flat.push(v);
+    const view = data as unknown as ArrayLike<number>;
+    for (let i = 0; i < view.length; i++) flat.push(view[i]);
     if (depth === shape.length) shape.push((data as unknown as ArrayLike<number>).length);
     return;
   }

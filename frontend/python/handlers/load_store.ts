@@ -3,7 +3,7 @@ import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { globalSource } from '../../../sot/sources.js';
 import { CellVar, ConstVar, NULL, ObjectVar, SuperVar, TensorVar, type Variable } from '../../../sot/variables.js';
 import { fromHostRead, toRt } from '../sot/semantics.js';
-import { delAttr, getAttr, setAttr } from '../sot/objects.js';
+import { asSlice, delAttr, getAttr, setAttr } from '../sot/objects.js';
 import type { Translator } from '../sot/translator.js';
 import type { HandlerTable } from './types.js';
 
@@ -27,7 +27,8 @@ function unboundCell(tx: Translator, i: number): GraphBreak {
 function constAt(tx: Translator, i: number): Variable {
   const c = tx.code.consts[i];
   if (c.k === 'tensor') return tx.constTensor(c.t);
-  return tx.fromRt(c, null, false);
+  // 3.14 folds constant slices (x[1:3]) into slice objects
+  return asSlice(tx, tx.fromRt(c, null, false));
 }
 
 function loadGlobal(tx: Translator, name: string): Variable {

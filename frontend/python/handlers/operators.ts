@@ -27,7 +27,11 @@ export const OPERATORS: HandlerTable = {
     const b = tx.frame.pop(), a = tx.frame.pop();
     const sym = tx.host.compareSymbol(ins.arg);
     let r = compareOp(tx, sym, a, b);
-    if (tx.v.compareToBool && ins.arg & 16) r = new ConstVar({ k: 'bool', v: truthy(tx, r) });
+    if (tx.v.compareToBool && ins.arg & 16) {
+      // `if t.sum() > 0` (3.13+): the comparison is captured, only its bool() runs concretely
+      if (r instanceof TensorVar) throw new GraphBreak('SOT001', 'branch on a tensor comparison', undefined, { opname: 'TO_BOOL', operands: [r] });
+      r = new ConstVar({ k: 'bool', v: truthy(tx, r) });
+    }
     tx.frame.push(r);
   },
   IS_OP(tx, ins) {

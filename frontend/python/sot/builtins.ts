@@ -7,8 +7,8 @@ import {
   SuperVar, TensorVar, TupleVar, type Variable,
 } from '../../../sot/variables.js';
 import type { Translator } from './translator.js';
-import { binaryOp, callVar, compareOp, fromComputed, getIter, isConstLike, isPureObject, recordOp, tensorResults, toRt, truthy } from './semantics.js';
-import { getAttr, setAttr, zeroArgSuper } from './objects.js';
+import { binaryOp, callVar, compareOp, containsOp, fromComputed, getIter, isConstLike, isPureObject, recordOp, tensorResults, toRt, truthy, unaryOp } from './semantics.js';
+import { getAttr, getItem, setAttr, zeroArgSuper } from './objects.js';
 import { setAdd, viewItems } from './methods.js';
 
 type Builtin = (tx: Translator, args: Variable[], kwargs: [string, Variable][]) => Variable | undefined;
@@ -260,9 +260,34 @@ function scalarConvert(tx: Translator, kind: 'int' | 'float' | 'str', args: Vari
   return hostCallFn(tx, kind, args);
 }
 
+/** operator.* functions: the operator they stand for, with the same semantics as the opcode. */
+type OperatorFn = { readonly arity: number; readonly run: (tx: Translator, a: Variable[]) => Variable | undefined };
+const OPERATOR_FUNCTIONS: Record<string, OperatorFn> = {};
+for (const [name, sym] of Object.entries({
+  add: '+', sub: '-', mul: '*', truediv: '/', floordiv: '//', mod: '%', pow: '**', matmul: '@', and_: '&', or_: '|', xor: '^',
+  lshift: '<<', rshift: '>>', concat: '+', iadd: '+=', isub: '-=', imul: '*=', itruediv: '/=', ifloordiv: '//=', imod: '%=', iconcat: '+=',
+})) OPERATOR_FUNCTIONS[name] = { arity: 2, run: (tx, [a, b]) => binaryOp(tx, sym, a, b) };
+for (const [name, sym] of Object.entries({ lt: '<', le: '<=', eq: '==', ne: '!=', gt: '>', ge: '>=' })) {
+  OPERATOR_FUNCTIONS[name] = { arity: 2, run: (tx, [a, b]) => compareOp(tx, sym, a, b) };
+}
+for (const [name, op] of Object.entries({ neg: 'neg', pos: 'pos', invert: 'invert', inv: 'invert', not_: 'not' } as const)) {
+  OPERATOR_FUNCTIONS[name] = { arity: 1, run: (tx, [a]) => unaryOp(tx, op, a) };
+}
+OPERATOR_FUNCTIONS.truth = { arity: 1, run: (tx, [a]) => new ConstVar({ k: 'bool', v: truthy(tx, a) }) };
+OPERATOR_FUNCTIONS.getitem = { arity: 2, run: (tx, [a, b]) => getItem(tx, a, b) };
+OPERATOR_FUNCTIONS.contains = { arity: 2, run: (tx, [a, b]) => new ConstVar({ k: 'bool', v: containsOp(tx, b, a) }) };
+
 export function callBuiltin(tx: Translator, name: string, fn: Variable, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
   const b = BUILTINS[name];
   if (b) return b(tx, args, kwargs);
+  if (name.startsWith('operator.')) {
+    const op = OPERATOR_FUNCTIONS[name.slice(9)];
+    if (op && !kwargs.length && args.length === op.arity) return op.run(tx, args);
+    if (!kwargs.length && args.every(isConstLike)) return hostCall(tx, fn, args);
+    throw new GraphBreak('SOT005', `${name}()`);
+  }
+  // math functions are pure on numbers; tensors and other objects run concretely
+  if (name.startsWith('math.') && !kwargs.length) return hostCall(tx, fn, args);
   if (!kwargs.length && args.every((a) => isConstLike(a))) {
     // Other pure builtins on constants (e.g. hex, bin): computed once on the host.
     if (['hex', 'oct', 'bin', 'repr', 'hash', 'format', 'ascii'].includes(name)) return hostCall(tx, fn, args);

@@ -9,6 +9,7 @@ import type { PyRuntime } from './python_host.js';
 import { SotRuntime } from './runtime.js';
 import { setGraphRunner } from '../../../sot/function_graph.js';
 import { ExecutorRunner } from '../../../sot/executor_runner.js';
+import { dispatchCounters } from '../../../src/ops/dispatch.js';
 
 const RUNTIME_FUNCTIONS = [
   'code_info', 'describe', 'type_name', 'get_attr', 'global_lookup', 'function_parts', 'step', 'pin', 'unpin', 'end_call',
@@ -51,6 +52,10 @@ export function installSot(py: PyodideInterface, bridge: Bridge): { runtime(): S
     invalidate: (fid: number) => rt?.invalidate(fid),
     explain: (fid: number) => JSON.stringify(runtime().explain(fid)),
     translate_count: (fid: number) => runtime().translateCount(fid || undefined),
+    /** Eager kernel launches and views made so far (tests measure what ran outside graphs). */
+    eager_op_count: () => dispatchCounters.kernels + dispatchCounters.views,
+    /** Ops of the graphs the trace trees ran so far (one count per graph run). */
+    graph_op_count: () => rt?.stats.graphOpsRun ?? 0,
   });
   return { runtime };
 }

@@ -111,7 +111,15 @@ export function zeroArgSuper(tx: Translator): SuperVar {
   return new SuperVar(cell.contents, self);
 }
 
+/** A real slice object (a constant, an argument) as a slice variable; other values unchanged. */
+export function asSlice(tx: Translator, v: Variable): Variable {
+  if (!(v instanceof ObjectVar) || v.info.kind !== 'other' || v.ref.typeName !== 'slice') return v;
+  const part = (name: string) => fromComputed(tx, tx.host.getattr({ k: 'obj', ref: v.ref }, name));
+  return new SliceVar(part('start'), part('stop'), part('step'));
+}
+
 export function getItem(tx: Translator, obj: Variable, key: Variable): Variable | undefined {
+  key = asSlice(tx, key);
   if (obj instanceof TensorVar) return tensorMethodCall(tx, obj, '__getitem__', [key], []);
   if (obj instanceof TupleVar || obj instanceof ListVar) {
     if (key instanceof ConstVar && (key.value.k === 'int' || key.value.k === 'bool')) {
@@ -167,6 +175,7 @@ export function getItem(tx: Translator, obj: Variable, key: Variable): Variable 
 
 /** obj[key] = v on lists and dicts the translator holds; anything else runs concretely. */
 export function setItem(tx: Translator, obj: Variable, key: Variable, v: Variable): void {
+  key = asSlice(tx, key);
   if (obj instanceof ListVar && key instanceof ConstVar && (key.value.k === 'int' || key.value.k === 'bool')) {
     const items = obj.items.slice();
     let i = Number(key.value.v);
@@ -196,6 +205,7 @@ export function setItem(tx: Translator, obj: Variable, key: Variable, v: Variabl
 
 /** del obj[key] on lists and dicts the translator holds. */
 export function delItem(tx: Translator, obj: Variable, key: Variable): void {
+  key = asSlice(tx, key);
   if (obj instanceof DictVar) {
     const i = obj.keys.findIndex((k) => truthy(tx, compareOp(tx, '==', k, key)));
     if (i < 0) throw new GraphBreak('SOT007', 'del of a missing dict key');

@@ -153,8 +153,16 @@ export class SotPythonHost implements Host, Codec {
   private tensorSample(): PyRef { return this.object(this.rt.compat_function('paddle.jit.sot.runtime', 'TENSOR_SAMPLE')); }
 
   // ---- Codec ------------------------------------------------------------------------------
-  tensor(handle: number): Tensor { return this.handles.get(handle); }
-  handleOf(t: Tensor): number { return this.handles.add(t); }
+  tensor(handle: number): Tensor {
+    const t = this.handles.get(handle);
+    this.sentThisCall.set(handle, t);
+    return t;
+  }
+  handleOf(t: Tensor): number {
+    const h = this.handles.add(t);
+    this.sentThisCall.set(h, t);
+    return h;
+  }
   object(id: number): PyRef {
     let r = this.refs.get(id);
     if (!r) { r = new PyRef(id, this.rt); this.refs.set(id, r); this.cachesDirty = true; }
@@ -214,11 +222,31 @@ export class SotPythonHost implements Host, Codec {
     const argval = step.argval ? this.encode(step.argval) : '';
     const ops = operands.map((o) => this.encode(o)).join('');
     const r = this.decode(this.rt.step(step.opname, step.arg, argval, ops));
-    if (r.k !== 'tuple' || r.items.length !== 2 || r.items[1].k !== 'tuple') throw new Error('sot: malformed step result');
+    if (r.k !== 'tuple' || (r.items.length !== 2 && r.items.length !== 4) || r.items[1].k !== 'tuple') throw new Error('sot: malformed step result');
     const v = r.items[0];
     if (v.k === 'int') this.layerVersion = Number(v.v);
+    if (r.items.length === 4) {
+      // (handles the step's operands had, the tensors their Python objects hold now)
+      const [, , olds, news] = r.items as [RtValue, RtValue, Extract<RtValue, { k: 'tuple' }>, Extract<RtValue, { k: 'tuple' }>];
+      const map = new Map<Tensor, Tensor>();
+      olds.items.forEach((h, i) => {
+        const was = this.sentThisCall.get(Number((h as { v: number }).v));
+        const now = news.items[i];
+        if (was && now.k === 'tensor') map.set(was, now.t);
+      });
+      this.replaced = map;
+    }
     return [v, ...r.items[1].items];
   }
+
+  takeReplacedTensors(): ReadonlyMap<Tensor, Tensor> | null {
+    const r = this.replaced;
+    this.replaced = null;
+    return r;
+  }
+  private replaced: Map<Tensor, Tensor> | null = null;
+  /** The tensor behind each handle that crossed (either way) during this call (see concrete). */
+  private sentThisCall = new Map<number, Tensor>();
 
   pin(ref: HostRef): void { this.pinId(ref.id as number); }
   unpin(ref: HostRef): void { this.unpinId(ref.id as number); }
@@ -238,6 +266,7 @@ export class SotPythonHost implements Host, Codec {
    * so every cache keyed by such an id is dropped too.
    */
   endCall(): void {
+    if (this.sentThisCall.size) this.sentThisCall.clear();
     if (!this.cachesDirty) return;
     this.cachesDirty = false;
     for (const m of [this.refs, this.infos, this.parts] as Map<number, unknown>[]) {
@@ -341,6 +370,8 @@ export class SotPythonHost implements Host, Codec {
       case 'LOAD_GLOBAL': return { k: 'tuple', items: [globals, { k: 'str', v: names[ins.arg >> 1] }] };
       case 'DELETE_GLOBAL': case 'IMPORT_NAME': return { k: 'tuple', items: [globals, { k: 'str', v: names[ins.arg] }] };
       case 'CALL_INTRINSIC_1': return { k: 'str', v: this.intrinsic1(ins.arg) };
+      // 3.12: keyword names come from the KW_NAMES before the CALL
+      case 'CALL': return f.kwNames ? { k: 'tuple', items: f.kwNames.map((v) => ({ k: 'str', v })) } : undefined;
       default: return undefined;
     }
   }

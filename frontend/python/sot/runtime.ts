@@ -16,7 +16,11 @@ import { versionTable, type VersionTable } from './versions.js';
 import { fromHostRead } from './semantics.js';
 import type { HandleTable } from '../handles.js';
 
-/** Limits from ARCHITECTURE.md: a tree past this many nodes, or this many translations, goes eager. */
+/**
+ * Limits from ARCHITECTURE.md: a tree past this many nodes, or this many re-translations (a
+ * guard miss where a translation already existed: a new root or a new sibling child), goes
+ * eager. The first translation of each child after a break is not a miss.
+ */
 export const NODE_LIMIT = 64;
 export const TRANSLATION_LIMIT = 20;
 /** register()'s answer for callables that are not Python functions (they always run as they are). */
@@ -30,6 +34,8 @@ interface Fn {
   readonly fullGraph: boolean;
   roots: TreeNode[];
   translations: number;
+  /** Translations made because existing nodes' guards failed (bounded by TRANSLATION_LIMIT). */
+  misses: number;
   eager: boolean;
   eagerReason: string;
   guards: HostGuard[];
@@ -39,7 +45,7 @@ interface Fn {
   pins: number[];
 }
 
-export interface SotStats { translations: number; graphsRun: number; stepsRun: number; calls: number; fallbacks: number }
+export interface SotStats { translations: number; graphsRun: number; graphOpsRun: number; stepsRun: number; calls: number; fallbacks: number }
 
 function envInt(name: string, dflt: number): number {
   const v = process.env[name];
@@ -52,7 +58,7 @@ export class SotRuntime {
   readonly host: SotPythonHost;
   readonly v: VersionTable;
   private fns: Fn[] = [];
-  readonly stats: SotStats = { translations: 0, graphsRun: 0, stepsRun: 0, calls: 0, fallbacks: 0 };
+  readonly stats: SotStats = { translations: 0, graphsRun: 0, graphOpsRun: 0, stepsRun: 0, calls: 0, fallbacks: 0 };
   logLevel = envInt('SOT_LOG_LEVEL', 0);
   strict = envInt('STRICT_MODE', 0) > 0;
   minGraphSize = envInt('MIN_GRAPH_SIZE', 10);
@@ -75,7 +81,7 @@ export class SotRuntime {
     this.host.pin(ref);
     this.host.pin(this.host.object(wrapperOid));
     const fn: Fn = {
-      fid: this.fns.length + 1, ref, code, wrapperId: wrapperOid, fullGraph: fullGraph !== 0, roots: [], translations: 0,
+      fid: this.fns.length + 1, ref, code, wrapperId: wrapperOid, fullGraph: fullGraph !== 0, roots: [], translations: 0, misses: 0,
       eager: false, eagerReason: '', guards: [], guardSets: [], events: [], pins: [],
     };
     const why = this.host.unsupportedReason(code);
@@ -95,27 +101,27 @@ export class SotRuntime {
   readonly call = (fid: number, enc: string, nargs: number): string => {
     const fn = this.fns[fid - 1];
     this.stats.calls++;
-    let stepsBefore = this.stats.stepsRun;
+    const stats: WalkStats = { graphsRun: 0, graphOpsRun: 0, stepsRun: 0, effectsRun: 0, translations: 0 };
     try {
       if (!fn || fn.eager) return 'F';
-      if (fn.translations >= TRANSLATION_LIMIT || fn.roots.reduce((a, r) => a + r.size(), 0) > NODE_LIMIT) {
-        this.markEager(fn, fn.translations >= TRANSLATION_LIMIT ? `more than ${TRANSLATION_LIMIT} translations (SOT104)` : `trace tree past ${NODE_LIMIT} nodes (SOT103)`);
+      if (fn.misses >= TRANSLATION_LIMIT || fn.roots.reduce((a, r) => a + r.size(), 0) > NODE_LIMIT) {
+        this.markEager(fn, fn.misses >= TRANSLATION_LIMIT ? `more than ${TRANSLATION_LIMIT} re-translations (SOT104)` : `trace tree past ${NODE_LIMIT} nodes (SOT103)`);
         return 'F';
       }
       const vals = this.host.decodeMany(enc);
       const entry = this.bindRoot(fn, vals, nargs);
       if (!entry) return 'X';
-      stepsBefore = this.stats.stepsRun;
-      const stats: WalkStats = { graphsRun: 0, stepsRun: 0, translations: 0 };
       const result = walk(fn.roots, entry, this.host, (parent, e) => this.translate(fn, parent, e), stats, (node, failed) => {
         if (this.logLevel >= 2) this.log2(`sot: cache miss in ${fn.code.wire.qualname}${node ? ' (after a break)' : ''}: ${failed.map(describeFailure).join('; ')}`);
       });
       this.stats.graphsRun += stats.graphsRun;
+      this.stats.graphOpsRun += stats.graphOpsRun;
       this.stats.stepsRun += stats.stepsRun;
       if (this.logLevel >= 2 && stats.translations === 0) this.log2(`sot: cache hit in ${fn.code.wire.qualname}`);
       return this.host.encode(result);
     } catch (e) {
-      return this.failure(fn, e, this.stats.stepsRun > stepsBefore);
+      // Once a step or a side effect ran, the call cannot be redone as plain Python.
+      return this.failure(fn, e, stats.stepsRun > 0 || stats.effectsRun > 0);
     } finally {
       this.host.endCall();
     }
@@ -125,6 +131,7 @@ export class SotRuntime {
     const fn = this.fns[fid - 1];
     if (!fn) return;
     this.log2(`sot: ${fn.code.wire.qualname}: a global or attribute changed; translations dropped`);
+    fn.misses++;
     this.dropTree(fn);
   };
 
@@ -132,6 +139,7 @@ export class SotRuntime {
 
   private translate(fn: Fn, parent: TreeNode | null, entry: readonly RtValue[]): TreeNode {
     fn.translations++;
+    if ((parent ? parent.children.length : fn.roots.length) > 0) fn.misses++;
     this.stats.translations++;
     const host = this.host;
     host.pendingGuards = [];

@@ -152,8 +152,8 @@ export function recordOp(tx: Translator, name: string, inputs: readonly unknown[
 // ---- operators ----------------------------------------------------------------------------------
 
 export function binaryOp(tx: Translator, sym: string, a: Variable, b: Variable): Variable | undefined {
-  if (a instanceof TensorVar || b instanceof TensorVar) return tensorBinary(tx, sym, a, b);
   if (sym === '[]') return getItem(tx, a, b);
+  if (a instanceof TensorVar || b instanceof TensorVar) return tensorBinary(tx, sym, a, b);
   if (a instanceof ConstVar && b instanceof ConstVar) return fromComputed(tx, hostBinary(tx, sym, a.value, b.value));
   // sequences: + and * on tuples/lists built from known items (list += and *= work in place)
   const base = sym.endsWith('=') ? sym.slice(0, -1) : sym;

@@ -8,7 +8,7 @@ import { ConstVar, ObjectVar, SliceVar, type TensorVar, TupleVar, type Variable 
 import { hasOp } from '../../../src/ops/registry.js';
 import type { Translator } from './translator.js';
 import { recordOp, tensorResults } from './semantics.js';
-import { sliceIndices } from './objects.js';
+import { asSlice, sliceIndices } from './objects.js';
 
 const concrete = (why: string): GraphBreak => new GraphBreak('SOT007', `tensor index: ${why}`);
 
@@ -18,7 +18,7 @@ const isNone = (v: Variable): boolean => v instanceof ConstVar && v.value.k === 
 export function tensorGetItem(tx: Translator, x: TensorVar, index: Variable): Variable {
   const shape = x.sym.shape;
   const rank = shape.length;
-  const items = index instanceof TupleVar ? index.items.slice() : [index];
+  const items = (index instanceof TupleVar ? index.items.slice() : [index]).map((i) => asSlice(tx, i));
   const nEll = items.filter(isEllipsis).length;
   if (nEll > 1) throw concrete('more than one ellipsis');
   const nReal = items.filter((i) => !isNone(i) && !isEllipsis(i)).length;

@@ -3,9 +3,9 @@
 // logging side effects. The result is a TreeNode (see sot/trace_tree.ts).
 import { FunctionGraph, SymTensor } from '../../../sot/function_graph.js';
 import { BREAKS, type BreakEvent, GraphBreak } from '../../../sot/graph_breaks.js';
-import { constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, tensorGuard } from '../../../sot/guards.js';
+import { aliasingGuard, constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, tensorGuard } from '../../../sot/guards.js';
 import { type ConcreteStep, HostError } from '../../../sot/host.js';
-import { constSource, itemSource, slotSource, type Source } from '../../../sot/sources.js';
+import { constSource, isLocalSource, itemSource, slotSource, type Source } from '../../../sot/sources.js';
 import { type Effect, type Template, TreeNode } from '../../../sot/trace_tree.js';
 import type { HostRef, RtValue } from '../../../sot/values.js';
 import {
@@ -81,6 +81,19 @@ export class Translator {
     if (inner.forIter !== undefined) this.resumeForIter(this.frames[this.frames.length - 1], inner.forIter);
   }
 
+  /** Variables of real lists and dicts by object id, and every place one was found (aliasing guard). */
+  private readonly hostContainers = new Map<number, ListVar | DictVar>();
+  private readonly aliasMembers: { source: Source | null; id: number | object }[] = [];
+
+  /** The partition of entry containers into same objects, when more than one was seen. */
+  private aliasingGuard(): void {
+    const m = this.aliasMembers;
+    if (m.length < 2 || !m.some((x) => x.source)) return;
+    const groupOf = new Map<number | object, number>();
+    const groups = m.map((x) => { let g = groupOf.get(x.id); if (g === undefined) { g = groupOf.size; groupOf.set(x.id, g); } return g; });
+    this.guards.add(aliasingGuard(m.map((x) => x.source ?? { id: x.id }), groups));
+  }
+
   /** The variable of a real closure cell (one per cell in a translation, so writes are shared). */
   hostCell(ref: HostRef, contents: Variable | null): CellVar {
     let c = this.hostCells.get(ref.id as number);
@@ -117,16 +130,27 @@ export class Translator {
       case 'tuple':
         if (g) { this.guards.add(kindGuard(source!, 'tuple')); this.guards.add(lengthGuard(source!, v.items.length)); }
         return new TupleVar(v.items.map((x, i) => this.fromRt(x, source ? itemSource(source, { k: 'int', v: i }) : null, guard)), source);
-      case 'list':
-        if (g) { this.guards.add(kindGuard(source!, 'list')); this.guards.add(lengthGuard(source!, v.items.length)); }
-        return new ListVar(v.items.map((x, i) => this.fromRt(x, source ? itemSource(source, { k: 'int', v: i }) : null, guard)), source, v.ref ?? null);
-      case 'dict':
-        if (g) { this.guards.add(kindGuard(source!, 'dict')); this.guards.add(lengthGuard(source!, v.keys.length)); }
-        return new DictVar(
-          v.keys.map((k) => this.fromRt(k, null, false)),
-          v.values.map((x, i) => this.fromRt(x, source ? itemSource(source, v.keys[i]) : null, guard)),
-          source, v.ref ?? null,
-        );
+      case 'list': case 'dict': {
+        // One variable per real list/dict: a mutation through one name is seen through every other.
+        const seen = v.ref ? this.hostContainers.get(v.ref.id as number) : undefined;
+        if (v.ref) this.aliasMembers.push({ source: source && isLocalSource(source) ? source : null, id: v.ref.id });
+        if (seen) return seen;
+        let c: ListVar | DictVar;
+        if (v.k === 'list') {
+          if (g) { this.guards.add(kindGuard(source!, 'list')); this.guards.add(lengthGuard(source!, v.items.length)); }
+          c = new ListVar([], source, v.ref ?? null);
+          if (v.ref) this.hostContainers.set(v.ref.id as number, c);
+          c.items = v.items.map((x, i) => this.fromRt(x, source ? itemSource(source, { k: 'int', v: i }) : null, guard));
+        } else {
+          if (g) { this.guards.add(kindGuard(source!, 'dict')); this.guards.add(lengthGuard(source!, v.keys.length)); }
+          const d = new DictVar([], [], source, v.ref ?? null);
+          if (v.ref) this.hostContainers.set(v.ref.id as number, d);
+          d.keys = v.keys.map((k) => this.fromRt(k, null, false));
+          d.values = v.values.map((x, i) => this.fromRt(x, source ? itemSource(source, v.keys[i]) : null, guard));
+          c = d;
+        }
+        return c;
+      }
       case 'obj':
         if (v.ref.id === 0) { if (g) this.guards.add(identityGuard(source!, 0, 'NULL')); return NULL; }
         if (g) { this.guards.add(identityGuard(source!, v.ref.id, v.ref.typeName)); this.host.pinForTree(v.ref); }
@@ -162,6 +186,7 @@ export class Translator {
       if (!handler) throw new GraphBreak('SOT101', `opcode ${ins.opname}`);
       const stackBefore = f.stack.slice();
       const localsBefore = f.locals.slice();
+      const kwNamesBefore = f.kwNames;
       const nframes = this.frames.length;
       const graphMark = this.graph.nodes.length;
       const effectMark = this.effects.length;
@@ -178,7 +203,8 @@ export class Translator {
           e = new GraphBreak('SOT007', `${e.pyType}: ${e.message}`);
         } else if (!(e instanceof GraphBreak)) {
           // A translator bug must not change results: the instruction runs concretely.
-          this.opts.log(1, `sot: internal error at ${f.code.name}:${ins.line} ${ins.opname}: ${(e as Error).stack ?? e}`);
+          // (the stack is only formatted when logging: formatting it is costly, with source maps even more)
+          if (this.opts.logLevel >= 1) this.opts.log(1, `sot: internal error at ${f.code.name}:${ins.line} ${ins.opname}: ${(e as Error).stack ?? e}`);
           e = new GraphBreak('SOT007', `internal: ${(e as Error).message ?? e}`);
         }
         const gb = e as GraphBreak;
@@ -188,7 +214,8 @@ export class Translator {
         f.ip = ins.index;
         f.stack = stackBefore;
         f.locals = localsBefore;
-        this.graph.nodes.length = graphMark;
+        f.kwNames = kwNamesBefore;
+        if (!gb.then) this.graph.nodes.length = graphMark;   // (`then` keeps the instruction's graph work)
         this.effects.length = effectMark;
         return this.breakAt(gb, ins.opname, ins.arg);
       }
@@ -226,7 +253,7 @@ export class Translator {
     const ins = f.code.instructions[f.ip];
     const npop = stepPops(ins, this.v, e.raise !== undefined);
     if (npop === null) throw new GraphBreak('SOT105', `no concrete step for ${ins.opname} (${e.code}: ${e.detail})`);
-    const operandVars = f.stack.slice(f.stack.length - npop);
+    const operandVars = e.then ? e.then.operands.slice() : f.stack.slice(f.stack.length - npop);
     const event: BreakEvent = {
       code: e.code, file: f.code.wire.filename, line: ins.line,
       sourceLine: this.host.sourceLine(f.code.wire.filename, ins.line), detail: e.detail,
@@ -241,6 +268,7 @@ export class Translator {
     let iterResult = false;
     let argval = this.host.argval(f, ins);
     if (e.raise) { stepName = 'SKIFF_RAISE'; argval = { k: 'tuple', items: [{ k: 'str', v: e.raise.type }, { k: 'str', v: e.raise.message }] }; }
+    else if (e.then) { stepName = e.then.opname; argval = undefined; }
     else if (opname.startsWith('POP_JUMP_IF')) { stepName = 'TO_BOOL'; resumeIp = ins.index; }
     else if (opname === 'GET_ITER') { if (operandVars[0] instanceof TensorVar) iterResult = true; else stepName = 'SKIFF_ITER'; }
     else if (opname === 'FOR_ITER') { stepName = 'SKIFF_FOR_ITER'; forIter = ins.index; resumeIp = ins.index; }
@@ -310,6 +338,7 @@ export class Translator {
       if (this.opts.logLevel >= 2) this.opts.log(2, compiled.describe());
     }
     if (this.layerDependent) this.guards.add(constGuard(slotSource(0), this.entry[0]));
+    this.aliasingGuard();
     return new TreeNode(this.guards, graph, graphInputs, effects, nodeExit, this.host.hostCheckFor(this));
   }
 

@@ -85,3 +85,43 @@ def test_side_effects_before_a_break_happen_in_order():
     sf = paddle.jit.to_static(f)
     sf(X)
     assert log == ['a', 'b']
+
+
+LOG = []
+
+
+def _log(v):
+    LOG.append(v)
+    return v
+
+
+def test_global_list_mutated_by_several_inlined_calls():
+    # each call reads the global anew: the translator must see one list, not one per read
+    def f(x):
+        a = _log(1)
+        b = _log(2)
+        return x * (a + b), len(LOG)
+    global LOG
+    sf = paddle.jit.to_static(f)
+    LOG = []
+    got = [sf(X), sf(X)]
+    got_log = LOG
+    LOG = []
+    want = [f(X), f(X)]
+    same(got, want)
+    assert got_log == LOG
+
+
+def test_the_same_list_under_two_names_is_one_list():
+    def f(x, a, b):
+        a.append(1)
+        b.append(2)
+        return x * len(a), len(b)
+    sf = paddle.jit.to_static(f)
+    for make in (lambda: ([0], None), lambda: ([0], [0]), lambda: ([0], None)):
+        la, lb = make()
+        ea, eb = make()
+        lb = la if lb is None else lb
+        eb = ea if eb is None else eb
+        same(sf(X, la, lb), f(X, ea, eb))
+        same((la, lb), (ea, eb))

@@ -132,13 +132,36 @@ def _convert(arg, argval, ops, info):
     return [(str, repr, ascii)[arg - 1](ops[0])]
 
 
+_UNPACKERS = {}
+
+
+def _unpacker(before, after, star):
+    """A function doing `v0, .., *vk, .., vn = s; return (v0, .., vn)`, so unpacking raises
+    exactly CPython's errors. Built as an AST (never from text) and cached per shape."""
+    key = (before, after, star)
+    f = _UNPACKERS.get(key)
+    if f is None:
+        import ast
+        names = ['v%d' % i for i in range(before + after + (1 if star else 0))]
+        targets = [ast.Name(n, ast.Store()) for n in names]
+        if star:
+            targets[before] = ast.Starred(ast.Name(names[before], ast.Store()), ast.Store())
+        body = [ast.Assign(targets=[ast.Tuple(targets, ast.Store())], value=ast.Name('s', ast.Load())),
+                ast.Return(ast.Tuple([ast.Name(n, ast.Load()) for n in names], ast.Load()))]
+        args = ast.arguments(posonlyargs=[], args=[ast.arg('s')], kwonlyargs=[], kw_defaults=[], defaults=[])
+        fn = ast.FunctionDef(name='unpack', args=args, body=body, decorator_list=[], returns=None, type_params=[])
+        mod = ast.fix_missing_locations(ast.Module([fn], type_ignores=[]))
+        code = next(c for c in compile(mod, __file__, 'exec').co_consts if isinstance(c, types.CodeType))
+        f = _UNPACKERS[key] = types.FunctionType(code, {})
+    return f
+
+
 def _unpack_sequence(arg, argval, ops, info):
-    items = list(ops[0])
-    if len(items) != arg:
-        if len(items) > arg:
-            raise ValueError('too many values to unpack (expected %d)' % arg)
-        raise ValueError('not enough values to unpack (expected %d, got %d)' % (arg, len(items)))
-    return items[::-1]
+    return list(_unpacker(arg, 0, False)(ops[0]))[::-1]
+
+
+def _unpack_ex(arg, argval, ops, info):
+    return list(_unpacker(arg & 0xFF, arg >> 8, True)(ops[0]))[::-1]
 
 
 def _get_iter(arg, argval, ops, info):
@@ -192,8 +215,12 @@ def _intrinsic_1(arg, argval, ops, info):
 
 def _load_super_attr(arg, argval, ops, info):
     glob_super, cls, self_ = ops
-    # zero-argument form (arg & 2 clear): CPython calls the global super with (cls, self) too
-    v = getattr(glob_super(cls, self_), argval)
+    # As CPython: the builtin super gets (cls, self) in both forms; a shadowing global gets
+    # them only in the two-argument form (arg & 2).
+    if glob_super is builtins.super or arg & 2:
+        v = getattr(glob_super(cls, self_), argval)
+    else:
+        v = getattr(glob_super(), argval)
     if arg & 1:
         return [v, _NULL] if info['nullAfterAttr'] else [_NULL, v]
     return [v]
@@ -212,15 +239,6 @@ def _store_slice(arg, argval, ops, info):
     v, container, start, stop = ops
     container[start:stop] = v
     return []
-
-
-def _unpack_ex(arg, argval, ops, info):
-    before, after = arg & 0xFF, arg >> 8
-    items = list(ops[0])
-    if len(items) < before + after:
-        raise ValueError('not enough values to unpack (expected at least %d, got %d)' % (before + after, len(items)))
-    out = items[:before] + [items[before:len(items) - after]] + items[len(items) - after:]
-    return out[::-1]
 
 
 def _build_map(arg, argval, ops, info):
@@ -325,7 +343,9 @@ def _import_from(arg, argval, ops, info):
     full = '%s.%s' % (getattr(mod, '__name__', '?'), argval)
     if full in sys.modules:
         return [mod, sys.modules[full]]
-    raise ImportError("cannot import name '%s' from '%s'" % (argval, getattr(mod, '__name__', '?')), name=getattr(mod, '__name__', None))
+    name = getattr(mod, '__name__', '?')
+    where = getattr(mod, '__file__', None) or 'unknown location'
+    raise ImportError('cannot import name %r from %r (%s)' % (argval, name, where), name=name, path=getattr(mod, '__file__', None))
 
 
 def _skiff_raise(arg, argval, ops, info):

@@ -5,6 +5,7 @@ and Python's types survive (2, 2.0 and True stay apart). Objects travel by id();
 behind those ids are kept alive in `OBJECTS` while TypeScript may refer to them.
 """
 from ...tensor import Tensor, _wrap
+from ..._bridge import release as _release
 
 class _Null:
     """CPython's NULL stack entry (beside callables); id 0 in the encoding."""
@@ -17,6 +18,11 @@ class _Null:
 NULL = _Null()
 OBJECTS = {0: NULL}   # id -> object, for objects TypeScript refers to (pinned or seen in this call)
 PINS = {0: 1}         # id -> pin count held by trace trees
+# Tensors that crossed to or from TypeScript during the current (outermost) call, by handle.
+# TypeScript uses them by handle without owning a reference, so they stay alive until the call
+# ends; and a handle coming back from TypeScript is the same Python object it was, as in eager
+# Python (identity, and a wrapper that a concrete step changed, e.g. by set_value).
+BY_HANDLE = {}
 
 
 def remember(o):
@@ -37,7 +43,8 @@ def enc(v, out):
     t = type(v)
     if v is NULL:
         out.append('o0;')
-    elif t is Tensor or isinstance(v, Tensor):
+    elif (t is Tensor or isinstance(v, Tensor)) and getattr(v, '_h', 0):
+        BY_HANDLE[v._h] = v
         out.append('t%d;' % v._h)
     elif t is bool:
         out.append('b1' if v else 'b0')
@@ -101,8 +108,15 @@ class _Reader:
         c = s[self.i]
         self.i += 1
         if c == 't':
-            # A handle TypeScript registered for Python: this Python object now owns it.
-            return _wrap(int(self.until(';')))
+            # A handle TypeScript registered for Python (one more reference): the Python object
+            # that already has it, or a new one that now owns it.
+            h = int(self.until(';'))
+            o = BY_HANDLE.get(h)
+            if o is not None and o._h == h:
+                _release(h)
+            else:
+                o = BY_HANDLE[h] = _wrap(h)
+            return o
         if c == 'i':
             return int(self.until(';'))
         if c == 'f':

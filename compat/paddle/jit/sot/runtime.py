@@ -14,12 +14,12 @@ import types
 import _skiff_sot as _ts
 
 from . import concrete
-from .encoding import NULL, OBJECTS, PINS, decode, decode_many, encode, encode_many, remember
+from .guards import MISSING as _MISSING, _guards_hold, check_guards, drop_guards, register_guards, set_wrapper_guards, snapshot  # noqa: F401
+from .encoding import BY_HANDLE, NULL, OBJECTS, PINS, decode, decode_many, encode, encode_many, remember
 from ...tensor import Tensor
 
 _call_ts = _ts.call
 _register_ts = _ts.register
-_MISSING = object()
 _NO_SELF = object()
 
 # The global counter of Layer structure changes (setattr, add_sublayer, train/eval, hooks,
@@ -47,6 +47,9 @@ def _interp_info():
 
 
 INFO = _interp_info()
+
+
+_DEPTH = [0]   # nesting of translated calls (a concrete step may call another translated function)
 
 
 class GuardFailure(Exception):
@@ -109,10 +112,16 @@ class StaticFunction:
                 out.append(k)
                 _enc(v, out)
             out.append('}')
-        r = _call_ts(fid, ''.join(out), len(call_args))
-        c = r[0]
-        # the result may name per-call objects by id: decode it before they are forgotten
-        result = decode(r) if c != 'E' and r != 'F' and r != 'X' else None
+        _DEPTH[0] += 1
+        try:
+            r = _call_ts(fid, ''.join(out), len(call_args))
+            c = r[0]
+            # the result may name per-call objects by id: decode it before they are forgotten
+            result = decode(r) if c != 'E' and r != 'F' and r != 'X' else None
+        finally:
+            _DEPTH[0] -= 1
+            if not _DEPTH[0]:
+                BY_HANDLE.clear()
         if len(OBJECTS) > len(PINS):
             end_call()
         if c == 'E':
@@ -126,62 +135,6 @@ class StaticFunction:
 
 
 from .encoding import enc as _enc  # noqa: E402
-
-
-_VALUE_TYPES = (int, float, str, bool, bytes, complex, type(None))
-
-
-def _guards_hold(guards):
-    """Whether every (container, name, kind, expected) read still gives what translation saw."""
-    for container, name, kind, expected in guards:
-        if kind == 0:
-            got = container.get(name, _MISSING)
-        elif kind == 1:
-            try:
-                got = getattr(container, name)
-            except (AttributeError, ValueError):   # ValueError: an empty closure cell
-                got = _MISSING
-        elif kind == 2:   # a builtin read through a globals dict: not shadowed, and still the same
-            got = _MISSING if name in container else getattr(builtins, name, _MISSING)
-        else:             # contents of a list/dict, by element identity
-            got = expected if _same_contents(container, expected) else _MISSING
-        if got is not expected and not _same(got, expected):
-            return False
-    return True
-
-
-def _contents(o):
-    return tuple(o.items()) if isinstance(o, dict) else tuple(o)
-
-
-def _same_contents(o, snap):
-    cur = _contents(o)
-    if len(cur) != len(snap):
-        return False
-    for a, b in zip(cur, snap):
-        if type(a) is tuple:   # dict items
-            if a[0] is not b[0] and a[0] != b[0]:
-                return False
-            a, b = a[1], b[1]
-        if a is not b:
-            return False
-    return True
-
-
-def _same(got, exp):
-    """Whether a re-read global/attribute still means what the translation saw: the same object,
-    an equal immutable value (some attributes are computed fresh on every read), or a bound
-    method of the same function on the same object."""
-    t = type(exp)
-    if type(got) is not t:
-        return False
-    if t in _VALUE_TYPES:
-        return got == exp
-    if t is types.MethodType or t is types.BuiltinMethodType:
-        return got.__self__ is exp.__self__ and getattr(got, '__func__', None) is getattr(exp, '__func__', None) and got.__name__ == exp.__name__
-    if t is tuple:
-        return len(got) == len(exp) and all(a is b or _same(a, b) for a, b in zip(got, exp))
-    return False
 
 
 # ---- errors crossing back to the caller ---------------------------------------------------------
@@ -245,12 +198,20 @@ def code_info(oid):
 
 
 def _const(c):
-    """A constant of a code object; objects among them (frozensets, code objects) stay pinned
-    as long as the translator caches the code."""
-    e = encode(c)
-    if e[0] == 'o':
-        pin(id(c))
-    return e
+    """A constant of a code object; objects among them (frozensets, slices, code objects, also
+    inside tuples) stay pinned as long as the translator caches the code."""
+    _pin_objects(c)
+    return encode(c)
+
+
+def _pin_objects(c):
+    t = type(c)
+    if t is tuple:
+        for x in c:
+            _pin_objects(x)
+    elif t not in (int, float, str, bool, type(None)) and not isinstance(c, Tensor):
+        if id(c) not in PINS:
+            pin(remember(c))
 
 
 def _handler_targets(code):
@@ -261,69 +222,12 @@ def _handler_targets(code):
     return sorted({e.target for e in parse(code)})
 
 
-def describe(oid):
-    """'kind|detail' telling the translator how to treat an object."""
-    o = OBJECTS[oid]
-    t = type(o)
-    op = getattr(o, '_skiff_op', None)
-    if op is not None and callable(o):
-        return 'api|' + op
-    if t is types.FunctionType:
-        return 'function|%d|%s' % (remember(o.__code__), o.__qualname__)
-    if t is types.MethodType:
-        return 'method|%d|%d' % (remember(o.__self__), remember(o.__func__))
-    if t is types.BuiltinFunctionType or t is types.BuiltinMethodType:
-        if getattr(o, '__self__', None) is builtins or getattr(o, '__module__', None) == 'builtins':
-            return 'builtin|' + o.__name__
-        return 'other|' + t.__name__
-    if t is types.ModuleType:
-        return 'module|' + o.__name__
-    if isinstance(o, type):
-        if o in (int, float, bool, str, tuple, list, dict, set, range, slice, enumerate, zip, map, filter, reversed, type, object, super, isinstance):
-            return 'builtin|' + o.__name__
-        import enum
-        # calling an Enum class looks a member up: pure, computed at translation time
-        return 'class|%d|%s' % (1 if issubclass(o, enum.Enum) else 0, o.__qualname__)
-    from ...nn.layer.layers import Layer
-    if isinstance(o, Layer):
-        return 'layer|' + t.__qualname__
-    return 'other|%d|%s' % (_traits(o, t), t.__qualname__)
-
-
-def _traits(o, t):
-    """Bit flags telling the translator what it may compute about an opaque object at
-    translation time: 1 its operators, ==, hash, str and format are pure functions of an
-    immutable value (enum members, dtypes, builtin immutables); 2 == is identity; 4 its truth
-    value is always True (no __bool__ or __len__)."""
-    import enum
-    from ...dtype import DType
-    bits = 0
-    if isinstance(o, (enum.Enum, DType)) or (t.__module__ == 'builtins' and isinstance(o, _IMMUTABLE_BUILTINS)):
-        bits |= 1
-    if getattr(t, '__eq__', None) is object.__eq__:
-        bits |= 2
-    if not hasattr(t, '__bool__') and not hasattr(t, '__len__'):
-        bits |= 4
-    return bits
-
-
-_IMMUTABLE_BUILTINS = (int, float, complex, str, bytes, bool, tuple, frozenset, range, slice, type(None), type(Ellipsis),
-                       type(NotImplemented), type, types.BuiltinFunctionType, types.FunctionType, types.ModuleType, types.CodeType)
-
-
-def plain_attr(oid, name):
-    """Whether obj.name = v just stores v where obj.name reads it back (no property or custom
-    __setattr__ other than Layer's registry routing), so the translator may model the write."""
-    o = OBJECTS[oid]
-    t = type(o)
-    from ...nn.layer.layers import Layer
-    if t.__setattr__ is not object.__setattr__ and t.__setattr__ is not Layer.__setattr__:
-        return False
-    for klass in t.__mro__:
-        d = klass.__dict__.get(name)
-        if d is not None:
-            return not hasattr(type(d), '__set__') or type(d).__name__ == 'member_descriptor'
-    return True
+def _code_id(code):
+    """The id of a code object, kept for good: the translator caches code by id."""
+    cid = remember(code)
+    if cid not in PINS:
+        PINS[cid] = 1
+    return cid
 
 
 def type_name(oid):
@@ -378,6 +282,14 @@ def step(opname, arg, argval_enc, operands_enc):
         argval = decode(argval_enc) if argval_enc else None
         ops = decode_many(operands_enc) if operands_enc else []
         out = concrete.run(opname, arg, argval, ops, INFO)
+        # Tensor objects of this call whose data the step replaced (Tensor.set_value swaps the
+        # handle): the translator substitutes the new tensors for the old ones it still holds.
+        moved = [(h, o) for h, o in BY_HANDLE.items() if o._h != h]
+        if moved:
+            for h, o in moved:
+                del BY_HANDLE[h]
+                BY_HANDLE[o._h] = o
+            return encode((LAYER_VERSION[0], tuple(out), tuple(h for h, _ in moved), tuple(o for _, o in moved)))
         return encode((LAYER_VERSION[0], tuple(out)))
     except BaseException as e:  # noqa: BLE001
         return _error(e)
@@ -440,129 +352,8 @@ def end_call():
             del OBJECTS[k]
 
 
-def _guard_tuple(guards_json):
-    import json
-    return tuple((OBJECTS[container], name, kind, OBJECTS[value_id]) for container, name, kind, value_id in json.loads(guards_json))
-
-
-def set_wrapper_guards(wrapper_oid, guards_json):
-    """Installs the function-wide guards (globals, attributes, closure cells read while
-    translating the entry) on a StaticFunction; it re-checks them before every call."""
-    OBJECTS[wrapper_oid]._globals = _guard_tuple(guards_json)
-
-
-_NODE_GUARDS = {}
-
-
-def register_guards(guards_json):
-    """Host reads made while translating a node after a concrete step (which may have changed
-    them): checked when a call reaches that node. Returns the guard set's id."""
-    g = _guard_tuple(guards_json)
-    gid = id(g)
-    _NODE_GUARDS[gid] = g
-    return gid
-
-
-def check_guards(gid):
-    return _guards_hold(_NODE_GUARDS[gid])
-
-
-def drop_guards(gid):
-    _NODE_GUARDS.pop(gid, None)
-
-
 def source_line(filename, lineno):
     return linecache.getline(filename, lineno).strip()
-
-
-# ---- helpers the translator asks (translation time only) ----------------------------------------
-def dtype_name(oid):
-    """The dtype name an object stands for (a paddle dtype, 'float32', float, int, bool), or ''."""
-    from ...dtype import DType
-    o = OBJECTS[oid]
-    if isinstance(o, DType):
-        return o.name
-    return ''
-
-
-def dtype_object(name):
-    from ...dtype import DTYPES
-    return remember(DTYPES[name])
-
-
-def layer_call_target(oid):
-    """What calling a layer runs: its bound forward when it has no hooks, else its __call__."""
-    layer = OBJECTS[oid]
-    hooks = getattr(layer, '_forward_pre_hooks', None) or getattr(layer, '_forward_post_hooks', None)
-    if hooks:
-        return remember(layer.__call__)
-    fwd = layer.forward
-    if isinstance(fwd, StaticFunction):
-        fwd = fwd._fn
-    return remember(fwd)
-
-
-def compat_function(module, name):
-    import importlib
-    return remember(getattr(importlib.import_module(module), name))
-
-
-def isinstance_(value_enc, cls_enc):
-    return isinstance(decode(value_enc), decode(cls_enc))
-
-
-def sorted_values(enc):
-    return encode(sorted(decode(enc)))
-
-
-def super_attr(pair_enc, name):
-    """'<owner id>;<raw id>;<value>' for getattr(super(cls, obj), name): the class in obj's MRO
-    after cls that defines the name, and its raw class-dict value (guarded by the translator)."""
-    try:
-        cls, obj = decode(pair_enc)
-        v = getattr(super(cls, obj), name)
-        start = obj if isinstance(obj, type) and issubclass(obj, cls) else type(obj)
-        mro = start.__mro__
-        owner = raw = None
-        for klass in mro[mro.index(cls) + 1:]:
-            if name in klass.__dict__:
-                owner, raw = klass, getattr(klass, name)
-                break
-        if owner is None:
-            raise AttributeError("'super' object has no attribute '%s'" % name)
-        return '%d;%d;%s' % (remember(owner), remember(raw), encode(v))
-    except BaseException as e:  # noqa: BLE001
-        return _error(e)
-
-
-def import_module(globals_oid, name, fromlist_enc, level):
-    """IMPORT_NAME at translation time, only when nothing would run: an absolute import of a
-    module already in sys.modules (with its fromlist names already attributes). '' otherwise."""
-    if level != 0 or name not in sys.modules:
-        return ''
-    fromlist = decode(fromlist_enc)
-    mod = sys.modules[name]
-    if fromlist:
-        if any(not isinstance(n, str) or n == '*' or not hasattr(mod, n) for n in fromlist):
-            return ''
-        return encode(mod)
-    top = sys.modules.get(name.partition('.')[0])
-    return encode(top) if top is not None else ''
-
-
-def builtin_object(name):
-    return remember(getattr(builtins, name))
-
-
-class _TensorSample(Tensor):
-    """Stands for 'some Tensor' in isinstance checks of symbolic tensors."""
-    __slots__ = ()
-
-    def __del__(self):
-        pass
-
-
-TENSOR_SAMPLE = object.__new__(_TensorSample)
 
 
 def reencode(oid):
@@ -570,9 +361,6 @@ def reencode(oid):
     return encode(OBJECTS[oid])
 
 
-def snapshot(oid):
-    """Element identities of a list/dict now (its contents guard); returns the snapshot's id."""
-    return remember(_contents(OBJECTS[oid]))
 
 
 def is_library(oid):
@@ -580,3 +368,11 @@ def is_library(oid):
     o = OBJECTS[oid]
     name = o.get('__name__', '') if isinstance(o, dict) else getattr(o, '__name__', '') if isinstance(o, types.ModuleType) else ''
     return isinstance(name, str) and (name == 'paddle' or name.startswith('paddle.'))
+
+
+# Translation-time questions (describe, super_attr, import_module, ...) live in queries.py;
+# TypeScript reaches every entry point as an attribute of this module.
+from .queries import (  # noqa: E402,F401
+    TENSOR_SAMPLE, builtin_object, compat_function, describe, dtype_name, dtype_object, import_module, isinstance_,
+    layer_call_target, plain_attr, sorted_values, super_attr,
+)

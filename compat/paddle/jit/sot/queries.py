@@ -1,0 +1,170 @@
+"""What the translator asks about Python objects while translating (never on the hot path):
+how to treat an object, attributes through super(), imports that would run no code, dtypes,
+whether an attribute write is plain storage. Called from TypeScript through paddle.jit.sot.runtime."""
+import builtins
+import sys
+import types
+
+from . import runtime
+from .encoding import OBJECTS, decode, encode, remember
+from ...tensor import Tensor
+
+
+def describe(oid):
+    """'kind|detail' telling the translator how to treat an object."""
+    o = OBJECTS[oid]
+    t = type(o)
+    op = getattr(o, '_skiff_op', None)
+    if op is not None and callable(o):
+        return 'api|' + op
+    if t is types.FunctionType:
+        return 'function|%d|%s' % (runtime._code_id(o.__code__), o.__qualname__)
+    if t is types.MethodType:
+        return 'method|%d|%d' % (remember(o.__self__), remember(o.__func__))
+    if t is types.BuiltinFunctionType or t is types.BuiltinMethodType:
+        if getattr(o, '__self__', None) is builtins or getattr(o, '__module__', None) == 'builtins':
+            return 'builtin|' + o.__name__
+        mod = getattr(o, '__module__', None)
+        if mod in ('_operator', 'math') and getattr(sys.modules.get(mod.lstrip('_')), o.__name__, None) is o:
+            return 'builtin|%s.%s' % (mod.lstrip('_'), o.__name__)
+        return 'other|' + t.__name__
+    if t is types.ModuleType:
+        return 'module|' + o.__name__
+    if isinstance(o, type):
+        if o in (int, float, bool, str, tuple, list, dict, set, range, slice, enumerate, zip, map, filter, reversed, type, object, super, isinstance):
+            return 'builtin|' + o.__name__
+        import enum
+        # calling an Enum class looks a member up: pure, computed at translation time
+        return 'class|%d|%s' % (1 if issubclass(o, enum.Enum) else 0, o.__qualname__)
+    from ...nn.layer.layers import Layer
+    if isinstance(o, Layer):
+        return 'layer|' + t.__qualname__
+    return 'other|%d|%s' % (_traits(o, t), t.__qualname__)
+
+
+def _traits(o, t):
+    """Bit flags telling the translator what it may compute about an opaque object at
+    translation time: 1 its operators, ==, hash, str and format are pure functions of an
+    immutable value (enum members, dtypes, builtin immutables); 2 == is identity; 4 its truth
+    value is always True (no __bool__ or __len__)."""
+    import enum
+    from ...dtype import DType
+    bits = 0
+    if isinstance(o, (enum.Enum, DType)) or (t.__module__ == 'builtins' and isinstance(o, _IMMUTABLE_BUILTINS)):
+        bits |= 1
+    if getattr(t, '__eq__', None) is object.__eq__:
+        bits |= 2
+    if not hasattr(t, '__bool__') and not hasattr(t, '__len__'):
+        bits |= 4
+    return bits
+
+
+_IMMUTABLE_BUILTINS = (int, float, complex, str, bytes, bool, tuple, frozenset, range, slice, type(None), type(Ellipsis),
+                       type(NotImplemented), type, types.BuiltinFunctionType, types.FunctionType, types.ModuleType, types.CodeType)
+
+
+def plain_attr(oid, name):
+    """Whether obj.name = v just stores v where obj.name reads it back (no property or custom
+    __setattr__ other than Layer's registry routing), so the translator may model the write."""
+    o = OBJECTS[oid]
+    t = type(o)
+    from ...nn.layer.layers import Layer
+    if t.__setattr__ is not object.__setattr__ and t.__setattr__ is not Layer.__setattr__:
+        return False
+    for klass in t.__mro__:
+        d = klass.__dict__.get(name)
+        if d is not None:
+            return not hasattr(type(d), '__set__') or type(d).__name__ == 'member_descriptor'
+    return True
+
+
+
+
+# ---- helpers the translator asks (translation time only) ----------------------------------------
+def dtype_name(oid):
+    """The dtype name an object stands for (a paddle dtype, 'float32', float, int, bool), or ''."""
+    from ...dtype import DType
+    o = OBJECTS[oid]
+    if isinstance(o, DType):
+        return o.name
+    return ''
+
+
+def dtype_object(name):
+    from ...dtype import DTYPES
+    return remember(DTYPES[name])
+
+
+def layer_call_target(oid):
+    """What calling a layer runs: its bound forward when it has no hooks, else its __call__."""
+    layer = OBJECTS[oid]
+    hooks = getattr(layer, '_forward_pre_hooks', None) or getattr(layer, '_forward_post_hooks', None)
+    if hooks:
+        return remember(layer.__call__)
+    fwd = layer.forward
+    if isinstance(fwd, runtime.StaticFunction):
+        fwd = fwd._fn
+    return remember(fwd)
+
+
+def compat_function(module, name):
+    import importlib
+    return remember(getattr(importlib.import_module(module), name))
+
+
+def isinstance_(value_enc, cls_enc):
+    return isinstance(decode(value_enc), decode(cls_enc))
+
+
+def sorted_values(enc):
+    return encode(sorted(decode(enc)))
+
+
+def super_attr(pair_enc, name):
+    """'<owner id>;<raw id>;<value>' for getattr(super(cls, obj), name): the class in obj's MRO
+    after cls that defines the name, and its raw class-dict value (guarded by the translator)."""
+    try:
+        cls, obj = decode(pair_enc)
+        v = getattr(super(cls, obj), name)
+        start = obj if isinstance(obj, type) and issubclass(obj, cls) else type(obj)
+        mro = start.__mro__
+        owner = raw = None
+        for klass in mro[mro.index(cls) + 1:]:
+            if name in klass.__dict__:
+                owner, raw = klass, getattr(klass, name)
+                break
+        if owner is None:
+            raise AttributeError("'super' object has no attribute '%s'" % name)
+        return '%d;%d;%s' % (remember(owner), remember(raw), encode(v))
+    except BaseException as e:  # noqa: BLE001
+        return runtime._error(e)
+
+
+def import_module(globals_oid, name, fromlist_enc, level):
+    """IMPORT_NAME at translation time, only when nothing would run: an absolute import of a
+    module already in sys.modules (with its fromlist names already attributes). '' otherwise."""
+    if level != 0 or name not in sys.modules:
+        return ''
+    fromlist = decode(fromlist_enc)
+    mod = sys.modules[name]
+    if fromlist:
+        if any(not isinstance(n, str) or n == '*' or not hasattr(mod, n) for n in fromlist):
+            return ''
+        return encode(mod)
+    top = sys.modules.get(name.partition('.')[0])
+    return encode(top) if top is not None else ''
+
+
+def builtin_object(name):
+    return remember(getattr(builtins, name))
+
+
+class _TensorSample(Tensor):
+    """Stands for 'some Tensor' in isinstance checks of symbolic tensors."""
+    __slots__ = ()
+
+    def __del__(self):
+        pass
+
+
+TENSOR_SAMPLE = object.__new__(_TensorSample)
