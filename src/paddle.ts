@@ -3,7 +3,8 @@ import { surface } from './ops/index.js';
 import { Tensor, scope, memoryStats } from './tensor/tensor.js';
 import { to_tensor } from './tensor/creation.js';
 import { native } from './native.js';
-import { seed, get_rng_state, Generator } from './ops/defs/random.js';
+import { seed, get_rng_state, Generator, randomPublic } from './ops/defs/random.js';
+import { normPublic } from './ops/defs/nn_norm.js';
 import { disable_static, enable_static, in_dynamic_mode, staticNamespace } from './static/index.js';
 
 type Namespace = { [k: string]: any };
@@ -36,3 +37,4 @@ export const paddle: Namespace = {
 };
 
 for (const [name, fn] of surface.functions) nest(paddle, name, fn);
+for (const [name, fn] of Object.entries({ ...randomPublic, ...normPublic })) nest(paddle, name, fn);
