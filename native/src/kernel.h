@@ -36,6 +36,8 @@ struct KernelCall {
   void expect_out_shape(size_t i, const std::vector<int64_t>& shape) const;
   void expect_out_dtype(size_t i, DType dt) const;
   void expect_same_dtype(size_t a, size_t b) const;  // inputs a and b
+  // Empties the call for reuse (vectors keep their capacity).
+  void reset() { in.clear(); out.clear(); attrs.clear(); dense_cache_.clear(); }
 
  private:
   std::vector<std::shared_ptr<Tensor>> dense_cache_;

@@ -42,6 +42,17 @@ void check_bound(const Program& p, const SlotSpec& s, const Tensor& t, const std
   (void)p;
 }
 
+// The common case of check_bound without building any message (runs on every bind).
+bool bound_ok(const SlotSpec& s, const Tensor& t) {
+  if (t.dtype != s.dtype || t.shape != s.shape) return false;
+  if (s.layout == Layout::Contiguous) return t.is_contiguous();
+  if (s.layout == Layout::Exact) {
+    for (size_t d = 0; d < s.shape.size(); d++)
+      if (s.shape[d] != 1 && t.strides[d] != s.strides[d]) return false;
+  }
+  return true;
+}
+
 void account(RunState& st, int64_t bytes) {
   st.live += bytes;
   if (st.live > st.peak) st.peak = st.live;
@@ -130,20 +141,21 @@ std::unique_ptr<RunState> bind_run(const std::shared_ptr<Program>& p, const std:
   st->prog = p;
   st->slots.resize(p->slots.size());
   st->bufs.resize(p->buf_bytes.size());
-  auto bind = [&](int32_t slot, int64_t h, const std::string& what) {
+  // Messages are only built on failure: binding runs on every call of a program.
+  auto bind = [&](int32_t slot, int64_t h, const char* kind, size_t i) {
+    auto what = [&] { return "program " + std::to_string(p->id) + ": " + kind + " " + std::to_string(i) + " (" + slot_str(*p, slot) + ")"; };
     const std::shared_ptr<Tensor>* t;
     try {
       t = &handles().get(h, "program");
     } catch (const SkiffError&) {
-      throw SkiffError(what + ": invalid or freed tensor handle " + std::to_string(h));
+      throw SkiffError(what() + ": invalid or freed tensor handle " + std::to_string(h));
     }
-    check_bound(*p, p->slots[(size_t)slot], **t, what);
+    const SlotSpec& spec = p->slots[(size_t)slot];
+    if (!bound_ok(spec, **t)) check_bound(*p, spec, **t, what());
     st->slots[(size_t)slot] = *t;
   };
-  for (size_t i = 0; i < inputs.size(); i++)
-    bind(p->input_slot[i], inputs[i], "program " + std::to_string(p->id) + ": input " + std::to_string(i) + " (" + slot_str(*p, p->input_slot[i]) + ")");
-  for (size_t i = 0; i < params.size(); i++)
-    bind(p->param_slot[i], params[i], "program " + std::to_string(p->id) + ": parameter " + std::to_string(i) + " (" + slot_str(*p, p->param_slot[i]) + ")");
+  for (size_t i = 0; i < inputs.size(); i++) bind(p->input_slot[i], inputs[i], "input", i);
+  for (size_t i = 0; i < params.size(); i++) bind(p->param_slot[i], params[i], "parameter", i);
   for (size_t i = 0; i < params.size(); i++) {
     if (!p->slots[(size_t)p->param_slot[i]].is_mutable) continue;
     // A written parameter must not share storage with any other bound tensor: the write would show through it.
@@ -162,24 +174,24 @@ std::unique_ptr<RunState> bind_run(const std::shared_ptr<Program>& p, const std:
 bool execute(RunState& st) {
   const Program& p = *st.prog;
   auto& c = program_counters();
+  KernelCall call;  // one per run: its vectors keep their capacity from instruction to instruction
   for (; st.pc < p.instrs.size(); st.pc++) {
     const Instr& I = p.instrs[st.pc];
     try {
       switch (I.op) {
         case Opcode::Kernel: {
-          KernelCall call;
+          call.reset();
           call.op = I.name.c_str();
-          call.in.reserve(I.in.size());
           for (int32_t s : I.in) call.in.push_back(read(st, s));
-          call.out.reserve(I.out.size());
           for (int32_t s : I.out) {
             auto t = make_out(st, s);
             call.out.push_back(t);
             st.slots[(size_t)s] = std::move(t);
           }
-          call.attrs = I.attrs;
+          call.attrs.assign(I.attrs.begin(), I.attrs.end());
           I.kernel(call);
           c.kernels++;
+          call.reset();  // drop references now: the frees below must see the real use counts
           break;
         }
         case Opcode::View: run_view(st, I); c.views++; break;

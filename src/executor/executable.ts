@@ -25,7 +25,18 @@ export function executorStats(): typeof executorCounters & { native: ReturnType<
 }
 
 interface OutInfo { dtype: DType; shape: number[]; strides: number[]; relOffset: number; rootInput: number; rootParam: number; identity: boolean }
-interface Entry { lowered: LoweredProgram; id: number; inH: Int32Array; pH: Int32Array; outs: Int32Array; outInfo: OutInfo[] }
+interface Entry {
+  lowered: LoweredProgram; id: number; inH: Int32Array; pH: Int32Array; outs: Int32Array; outInfo: OutInfo[];
+  /** What the plan was specialized for: input dtypes/shapes/strides (null = contiguous) and the params key. */
+  inputs: { dtype: DType; shape: readonly number[]; strides: readonly number[] | null }[];
+  paramKey: string;
+}
+
+const sameDims = (a: readonly number[], b: readonly number[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
 
 const programFinalizer = new FinalizationRegistry<Set<number>>((ids) => { for (const id of ids) native.programFree(id); });
 
@@ -101,6 +112,12 @@ export class Executable {
     const g = this.graph;
     if (inputs.length !== g.inputs.length) throw new Error(`executor: the graph takes ${g.inputs.length} inputs, got ${inputs.length}`);
     if (params.length !== g.params.length) throw new Error(`executor: the graph binds ${g.params.length} params, got ${params.length}`);
+    // Calls usually repeat the last signature: compare it directly, without building the key.
+    const last = this.last;
+    if (last && this.sameInputs(last, inputs) && this.paramsKey(params) === last.paramKey) {
+      executorCounters.cacheHits++;
+      return last;
+    }
     let key = '';
     for (let i = 0; i < inputs.length; i++) {
       const t = inputs[i];
@@ -119,6 +136,16 @@ export class Executable {
     }
     this.last = e;
     return e;
+  }
+
+  private sameInputs(e: Entry, inputs: readonly Tensor[]): boolean {
+    for (let i = 0; i < inputs.length; i++) {
+      const t = inputs[i], m = e.inputs[i];
+      if (!(t instanceof Tensor) || t.handle === 0 || t.dtype !== m.dtype || !sameDims(t.shape, m.shape)) return false;
+      const contiguous = t.is_contiguous;
+      if (contiguous !== (m.strides === null) || (!contiguous && !sameDims(t.strides, m.strides!))) return false;
+    }
+    return true;
   }
 
   private paramsKey(params: readonly Tensor[]): string {
@@ -149,6 +176,8 @@ export class Executable {
     const e: Entry = {
       lowered, id, outInfo,
       inH: new Int32Array(inputs.length), pH: new Int32Array(params.length), outs: new Int32Array(lowered.outputSlots.length),
+      inputs: inputs.map((t) => ({ dtype: t.dtype, shape: [...t.shape], strides: t.is_contiguous ? null : [...t.strides] })),
+      paramKey: key.slice(key.indexOf('|') + 1),
     };
     this.cache.set(key, e);
     if (this.cache.size > this.cap) {

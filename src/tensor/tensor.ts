@@ -7,6 +7,19 @@ import { bf16ToNumber, f16ToNumber } from './half.js';
 
 const finalizer = new FinalizationRegistry<number>((h) => { native.release(h); });
 
+// Registering with the FinalizationRegistry costs ~0.4 µs (and unregistering again on dispose),
+// more than a tiny kernel. Tensors made outside any scope therefore wait here and are registered
+// in batches: at the next microtask, or when PENDING_MAX are waiting (bounding what this list
+// keeps alive in a long synchronous loop). Most are disposed before that and never registered.
+const pendingGC: Tensor[] = [];
+const PENDING_MAX = 1024;
+let flushQueued = false;
+function flushPendingGC(): void {
+  flushQueued = false;
+  for (const t of pendingGC) t._adoptByGC();
+  pendingGC.length = 0;
+}
+
 type Scope = Tensor[];
 const scopes: Scope[] = [];
 
@@ -30,8 +43,13 @@ export class Tensor {
   /** The tensor whose storage this view shares, if any (for the inplace mechanism). */
   _base: Tensor | null = null;
   private _finalized = false;
-  /** Bumped by every inplace write (Paddle's inplace version counter). */
-  _version = 0;
+  private _ownVersion = 0;
+  /**
+   * Bumped by every inplace write (Paddle's inplace version counter). A view shares its base's
+   * storage, so it reports (and bumps) the base's counter: a write through either shows in both.
+   */
+  get _version(): number { return this._base ? this._base._version : this._ownVersion; }
+  set _version(v: number) { if (this._base) this._base._version = v; else this._ownVersion = v; }
   /** Generated Tensor methods are attached to the prototype from the op registry (src/ops/api.ts). */
   [method: string]: any;
 
@@ -46,7 +64,11 @@ export class Tensor {
     // FinalizationRegistry backstop (registering costs ~0.4 µs, more than a tiny kernel).
     const s = scopes[scopes.length - 1];
     if (s) s.push(this);
-    else { finalizer.register(this, handle, this); this._finalized = true; }
+    else {
+      pendingGC.push(this);
+      if (pendingGC.length >= PENDING_MAX) flushPendingGC();
+      else if (!flushQueued) { flushQueued = true; queueMicrotask(flushPendingGC); }
+    }
   }
 
   get strides(): number[] { return (this._strides ??= contiguousStrides(this.shape)); }

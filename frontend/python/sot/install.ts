@@ -49,6 +49,7 @@ export function installSot(py: PyodideInterface, bridge: Bridge): { runtime(): S
   py.registerJsModule('_skiff_sot', {
     register: (fnOid: number, wrapperOid: number, fullGraph: number) => runtime().register(fnOid, wrapperOid, fullGraph),
     call: (fid: number, enc: string, nargs: number) => rt!.call(fid, enc, nargs),
+    call_fast: (fid: number, ...codes: number[]) => rt!.callFast(fid, codes),
     invalidate: (fid: number) => rt?.invalidate(fid),
     explain: (fid: number) => JSON.stringify(runtime().explain(fid)),
     translate_count: (fid: number) => runtime().translateCount(fid || undefined),

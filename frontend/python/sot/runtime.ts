@@ -99,6 +99,30 @@ export class SotRuntime {
 
   /** One call: 'E…' an exception (pending in Python), 'F' run eagerly from now on, 'X' run eagerly this time, else the encoded result. */
   readonly call = (fid: number, enc: string, nargs: number): string => {
+    const result = this.run(fid, nargs, () => this.host.decodeMany(enc));
+    return typeof result === 'string' ? result : this.host.encode(result);
+  };
+
+  /**
+   * The numeric form of call() for the common case where every argument is a tensor or a plain
+   * object (a Layer): `codes` = [layer version, then per argument a tensor handle (> 0) or minus
+   * an object id (< 0)]. No string is built or parsed on either side; a tensor result comes back
+   * as its handle (a number), anything else in call()'s string form.
+   */
+  readonly callFast = (fid: number, codes: ArrayLike<number>): string | number => {
+    const result = this.run(fid, codes.length - 1, () => {
+      const vals: RtValue[] = [{ k: 'int', v: codes[0] }];
+      for (let i = 1; i < codes.length; i++) {
+        const c = codes[i];
+        vals.push(c > 0 ? { k: 'tensor', t: this.host.tensor(c) } : { k: 'obj', ref: this.host.object(-c) });
+      }
+      return vals;
+    });
+    if (typeof result === 'string') return result;
+    return result.k === 'tensor' ? this.host.handleOf(result.t) : this.host.encode(result);
+  };
+
+  private run(fid: number, nargs: number, decodeArgs: () => RtValue[]): RtValue | string {
     const fn = this.fns[fid - 1];
     this.stats.calls++;
     const stats: WalkStats = { graphsRun: 0, graphOpsRun: 0, stepsRun: 0, effectsRun: 0, translations: 0 };
@@ -108,7 +132,7 @@ export class SotRuntime {
         this.markEager(fn, fn.misses >= TRANSLATION_LIMIT ? `more than ${TRANSLATION_LIMIT} re-translations (SOT104)` : `trace tree past ${NODE_LIMIT} nodes (SOT103)`);
         return 'F';
       }
-      const vals = this.host.decodeMany(enc);
+      const vals = decodeArgs();
       const entry = this.bindRoot(fn, vals, nargs);
       if (!entry) return 'X';
       const result = walk(fn.roots, entry, this.host, (parent, e) => this.translate(fn, parent, e), stats, (node, failed) => {
@@ -118,7 +142,7 @@ export class SotRuntime {
       this.stats.graphOpsRun += stats.graphOpsRun;
       this.stats.stepsRun += stats.stepsRun;
       if (this.logLevel >= 2 && stats.translations === 0) this.log2(`sot: cache hit in ${fn.code.wire.qualname}`);
-      return this.host.encode(result);
+      return result;
     } catch (e) {
       // Once a step or a side effect ran, the call cannot be redone as plain Python.
       return this.failure(fn, e, stats.stepsRun > 0 || stats.effectsRun > 0);

@@ -102,6 +102,25 @@ class StaticFunction:
         if self._globals and not _guards_hold(self._globals):
             _ts.invalidate(fid)
             self._globals = ()
+        # Numeric fast path: tensors and plain objects (a Layer) cross as numbers, no string.
+        codes = None if kwargs else [LAYER_VERSION[0]]
+        if codes is not None:
+            for a in call_args:
+                t = type(a)
+                if t is Tensor or isinstance(a, Tensor):
+                    h = a._h
+                    if not h:
+                        codes = None
+                        break
+                    BY_HANDLE[h] = a
+                    codes.append(h)
+                elif t in _SLOW_TYPES or isinstance(a, (tuple, list, dict)):
+                    codes = None
+                    break
+                else:
+                    codes.append(-remember(a))
+        if codes is not None:
+            return self._call_fast(fid, codes, args, kwargs)
         out = ['i%d;' % LAYER_VERSION[0]]
         for a in call_args:
             _enc(a, out)
@@ -134,7 +153,45 @@ class StaticFunction:
         return result
 
 
+    def _call_fast(self, fid, codes, args, kwargs):
+        _DEPTH[0] += 1
+        try:
+            r = _call_fast_ts(fid, *codes)
+            if type(r) is int:
+                # a tensor result: the argument that already has this handle, or a new owner
+                o = BY_HANDLE.get(r)
+                if o is not None and o._h == r:
+                    _release(r)
+                    result = o
+                else:
+                    result = _wrap(r)
+                c = 't'
+            else:
+                c = r[0]
+                result = decode(r) if c != 'E' and r != 'F' and r != 'X' else None
+        finally:
+            _DEPTH[0] -= 1
+            if not _DEPTH[0]:
+                BY_HANDLE.clear()
+        if len(OBJECTS) > len(PINS):
+            end_call()
+        if c == 'E':
+            _raise_pending(r)
+        if r == 'F':
+            self._eager = True
+            return self._fn(*args, **kwargs)
+        if r == 'X':
+            return self._fn(*args, **kwargs)
+        return result
+
+
 from .encoding import enc as _enc  # noqa: E402
+from ...tensor import _wrap  # noqa: E402
+from ..._bridge import release as _release  # noqa: E402
+
+_call_fast_ts = _ts.call_fast
+# Argument types that need the tagged string form (their Python type must survive the crossing).
+_SLOW_TYPES = frozenset([int, float, bool, str, bytes, complex, type(None), tuple, list, dict, set, frozenset, slice, range])
 
 
 # ---- errors crossing back to the caller ---------------------------------------------------------
