@@ -1,7 +1,6 @@
 """Runs user code the way `python script.py` and `python -c` do: as __main__, with sys.argv,
 Python's exit codes, and tracebacks that start at the user's code."""
 import json
-import linecache
 import os
 import runpy
 import sys
@@ -119,14 +118,20 @@ def run_path(path, argv_json, cwd=''):
 
 
 def run_code(code, argv_json, cwd=''):
-    """`python -c code args...` -> exit code. The source is registered in linecache so
-    tracebacks show its lines, as Python 3.13 does."""
+    """`python -c code args...` -> exit code. The program is written to a file of its own in the
+    in-memory file system and run from there like a script, so tracebacks show its lines."""
     _enter(cwd, '', ['-c'] + json.loads(argv_json))
-    linecache.cache['<string>'] = (len(code), None, code.splitlines(True), '<string>')
-    main = types.ModuleType('__main__')
-    main.__builtins__ = __builtins__
-    sys.modules['__main__'] = main
+    import tempfile
+    d = tempfile.mkdtemp(prefix='skiff-c-')
+    path = os.path.join(d, '<string>.py')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(code)
 
     def go():
-        exec(compile(code, '<string>', 'exec'), main.__dict__)  # the user's own -c program
-    return _run(go, '<string>')
+        import importlib.util
+        # the import system loads the file (sys.argv[0] stays '-c', unlike runpy.run_path)
+        spec = importlib.util.spec_from_file_location('__main__', path)
+        main = importlib.util.module_from_spec(spec)
+        sys.modules['__main__'] = main
+        spec.loader.exec_module(main)
+    return _run(go, path)
