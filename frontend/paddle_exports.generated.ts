@@ -2,30 +2,81 @@
 import { paddle } from '../src/paddle.js';
 
 const _Generator = paddle.Generator;
+const _ParamAttr = paddle.ParamAttr;
 const _abs = paddle.abs;
+const _abs_ = paddle.abs_;
+const _acos = paddle.acos;
+const _acos_ = paddle.acos_;
+const _acosh = paddle.acosh;
+const _acosh_ = paddle.acosh_;
 const _add = paddle.add;
+const _add_ = paddle.add_;
 const _all = paddle.all;
+const _allclose = paddle.allclose;
+const _amax = paddle.amax;
+const _amin = paddle.amin;
 const _any = paddle.any;
 const _arange = paddle.arange;
 const _argmax = paddle.argmax;
 const _argmin = paddle.argmin;
+const _asin = paddle.asin;
+const _asin_ = paddle.asin_;
+const _asinh = paddle.asinh;
+const _asinh_ = paddle.asinh_;
+const _atan = paddle.atan;
+const _atan2 = paddle.atan2;
+const _atan_ = paddle.atan_;
+const _atanh = paddle.atanh;
+const _atanh_ = paddle.atanh_;
 const _bfloat16 = paddle.bfloat16;
+const _bitwise_and = paddle.bitwise_and;
+const _bitwise_and_ = paddle.bitwise_and_;
+const _bitwise_left_shift = paddle.bitwise_left_shift;
+const _bitwise_left_shift_ = paddle.bitwise_left_shift_;
+const _bitwise_not = paddle.bitwise_not;
+const _bitwise_not_ = paddle.bitwise_not_;
+const _bitwise_or = paddle.bitwise_or;
+const _bitwise_or_ = paddle.bitwise_or_;
+const _bitwise_right_shift = paddle.bitwise_right_shift;
+const _bitwise_right_shift_ = paddle.bitwise_right_shift_;
+const _bitwise_xor = paddle.bitwise_xor;
+const _bitwise_xor_ = paddle.bitwise_xor_;
 const _bmm = paddle.bmm;
 const _bool = paddle.bool;
 const _broadcast_to = paddle.broadcast_to;
 const _cast = paddle.cast;
 const _ceil = paddle.ceil;
+const _ceil_ = paddle.ceil_;
 const _clip = paddle.clip;
+const _clip_ = paddle.clip_;
 const _concat = paddle.concat;
+const _copysign = paddle.copysign;
+const _copysign_ = paddle.copysign_;
 const _cos = paddle.cos;
+const _cos_ = paddle.cos_;
+const _cosh = paddle.cosh;
+const _cosh_ = paddle.cosh_;
+const _count_nonzero = paddle.count_nonzero;
+const _cummax = paddle.cummax;
+const _cummin = paddle.cummin;
+const _cumprod = paddle.cumprod;
 const _cumsum = paddle.cumsum;
+const _digamma = paddle.digamma;
+const _digamma_ = paddle.digamma_;
 const _disable_static = paddle.disable_static;
 const _divide = paddle.divide;
+const _divide_ = paddle.divide_;
+const _enable_grad = paddle.enable_grad;
 const _enable_static = paddle.enable_static;
 const _equal = paddle.equal;
 const _erf = paddle.erf;
+const _erfinv = paddle.erfinv;
+const _erfinv_ = paddle.erfinv_;
 const _exp = paddle.exp;
+const _exp_ = paddle.exp_;
 const _expand = paddle.expand;
+const _expm1 = paddle.expm1;
+const _expm1_ = paddle.expm1_;
 const _eye = paddle.eye;
 const _flatten = paddle.flatten;
 const _flip = paddle.flip;
@@ -33,69 +84,132 @@ const _float16 = paddle.float16;
 const _float32 = paddle.float32;
 const _float64 = paddle.float64;
 const _floor = paddle.floor;
+const _floor_ = paddle.floor_;
 const _floor_divide = paddle.floor_divide;
+const _floor_divide_ = paddle.floor_divide_;
 const _floor_mod = paddle.floor_mod;
+const _floor_mod_ = paddle.floor_mod_;
+const _fmax = paddle.fmax;
+const _fmin = paddle.fmin;
+const _frac = paddle.frac;
+const _frac_ = paddle.frac_;
 const _full = paddle.full;
 const _full_like = paddle.full_like;
 const _gather = paddle.gather;
+const _gcd = paddle.gcd;
+const _gcd_ = paddle.gcd_;
 const _get_device = paddle.get_device;
 const _get_num_threads = paddle.get_num_threads;
 const _get_rng_state = paddle.get_rng_state;
+const _grad = paddle.grad;
 const _greater_equal = paddle.greater_equal;
 const _greater_than = paddle.greater_than;
+const _heaviside = paddle.heaviside;
+const _hypot = paddle.hypot;
+const _hypot_ = paddle.hypot_;
+const _i0 = paddle.i0;
+const _i0_ = paddle.i0_;
 const _in_dynamic_mode = paddle.in_dynamic_mode;
 const _index_select = paddle.index_select;
 const _int32 = paddle.int32;
 const _int64 = paddle.int64;
 const _int8 = paddle.int8;
+const _is_grad_enabled = paddle.is_grad_enabled;
 const _is_tensor = paddle.is_tensor;
+const _isclose = paddle.isclose;
 const _isfinite = paddle.isfinite;
 const _isinf = paddle.isinf;
 const _isnan = paddle.isnan;
+const _lcm = paddle.lcm;
+const _lcm_ = paddle.lcm_;
+const _ldexp = paddle.ldexp;
+const _ldexp_ = paddle.ldexp_;
+const _lerp = paddle.lerp;
+const _lerp_ = paddle.lerp_;
 const _less_equal = paddle.less_equal;
 const _less_than = paddle.less_than;
+const _lgamma = paddle.lgamma;
+const _lgamma_ = paddle.lgamma_;
 const _linalg = paddle.linalg;
 const _log = paddle.log;
+const _log10 = paddle.log10;
+const _log10_ = paddle.log10_;
+const _log1p = paddle.log1p;
+const _log1p_ = paddle.log1p_;
+const _log2 = paddle.log2;
+const _log2_ = paddle.log2_;
+const _log_ = paddle.log_;
+const _logcumsumexp = paddle.logcumsumexp;
 const _logical_and = paddle.logical_and;
 const _logical_not = paddle.logical_not;
 const _logical_or = paddle.logical_or;
 const _logical_xor = paddle.logical_xor;
+const _logit = paddle.logit;
+const _logit_ = paddle.logit_;
 const _logsumexp = paddle.logsumexp;
+const _masked_fill = paddle.masked_fill;
+const _masked_fill_ = paddle.masked_fill_;
 const _matmul = paddle.matmul;
 const _max = paddle.max;
 const _maximum = paddle.maximum;
 const _mean = paddle.mean;
+const _median = paddle.median;
 const _memory = paddle.memory;
 const _min = paddle.min;
 const _minimum = paddle.minimum;
 const _mod = paddle.mod;
+const _mod_ = paddle.mod_;
+const _mode = paddle.mode;
 const _multiply = paddle.multiply;
+const _multiply_ = paddle.multiply_;
+const _nan_to_num = paddle.nan_to_num;
+const _nan_to_num_ = paddle.nan_to_num_;
+const _nanmedian = paddle.nanmedian;
 const _neg = paddle.neg;
+const _neg_ = paddle.neg_;
 const _nn = paddle.nn;
+const _no_grad = paddle.no_grad;
+const _norm = paddle.norm;
 const _normal = paddle.normal;
 const _not_equal = paddle.not_equal;
 const _ones = paddle.ones;
 const _ones_like = paddle.ones_like;
+const _optimizer = paddle.optimizer;
 const _pow = paddle.pow;
 const _prod = paddle.prod;
+const _quantile = paddle.quantile;
 const _rand = paddle.rand;
 const _randint = paddle.randint;
 const _randn = paddle.randn;
+const _reciprocal = paddle.reciprocal;
+const _reciprocal_ = paddle.reciprocal_;
+const _regularizer = paddle.regularizer;
 const _remainder = paddle.remainder;
+const _remainder_ = paddle.remainder_;
 const _reshape = paddle.reshape;
 const _round = paddle.round;
+const _round_ = paddle.round_;
 const _rsqrt = paddle.rsqrt;
+const _rsqrt_ = paddle.rsqrt_;
 const _scale = paddle.scale;
+const _scale_ = paddle.scale_;
 const _seed = paddle.seed;
 const _set_device = paddle.set_device;
+const _set_grad_enabled = paddle.set_grad_enabled;
 const _set_num_threads = paddle.set_num_threads;
 const _set_rng_state = paddle.set_rng_state;
 const _sign = paddle.sign;
 const _sin = paddle.sin;
+const _sin_ = paddle.sin_;
+const _sinc = paddle.sinc;
+const _sinh = paddle.sinh;
+const _sinh_ = paddle.sinh_;
 const _slice = paddle.slice;
 const _split = paddle.split;
 const _sqrt = paddle.sqrt;
+const _sqrt_ = paddle.sqrt_;
 const _square = paddle.square;
+const _square_ = paddle.square_;
 const _squeeze = paddle.squeeze;
 const _stack = paddle.stack;
 const _standard_normal = paddle.standard_normal;
@@ -103,12 +217,18 @@ const _static = paddle.static;
 const _std = paddle.std;
 const _strided_slice = paddle.strided_slice;
 const _subtract = paddle.subtract;
+const _subtract_ = paddle.subtract_;
 const _sum = paddle.sum;
+const _tan = paddle.tan;
+const _tan_ = paddle.tan_;
 const _tanh = paddle.tanh;
+const _tanh_ = paddle.tanh_;
 const _tile = paddle.tile;
 const _transpose = paddle.transpose;
 const _tril = paddle.tril;
 const _triu = paddle.triu;
+const _trunc = paddle.trunc;
+const _trunc_ = paddle.trunc_;
 const _uint8 = paddle.uint8;
 const _unbind = paddle.unbind;
 const _uniform = paddle.uniform;
@@ -120,30 +240,81 @@ const _zeros_like = paddle.zeros_like;
 
 export {
   _Generator as Generator,
+  _ParamAttr as ParamAttr,
   _abs as abs,
+  _abs_ as abs_,
+  _acos as acos,
+  _acos_ as acos_,
+  _acosh as acosh,
+  _acosh_ as acosh_,
   _add as add,
+  _add_ as add_,
   _all as all,
+  _allclose as allclose,
+  _amax as amax,
+  _amin as amin,
   _any as any,
   _arange as arange,
   _argmax as argmax,
   _argmin as argmin,
+  _asin as asin,
+  _asin_ as asin_,
+  _asinh as asinh,
+  _asinh_ as asinh_,
+  _atan as atan,
+  _atan2 as atan2,
+  _atan_ as atan_,
+  _atanh as atanh,
+  _atanh_ as atanh_,
   _bfloat16 as bfloat16,
+  _bitwise_and as bitwise_and,
+  _bitwise_and_ as bitwise_and_,
+  _bitwise_left_shift as bitwise_left_shift,
+  _bitwise_left_shift_ as bitwise_left_shift_,
+  _bitwise_not as bitwise_not,
+  _bitwise_not_ as bitwise_not_,
+  _bitwise_or as bitwise_or,
+  _bitwise_or_ as bitwise_or_,
+  _bitwise_right_shift as bitwise_right_shift,
+  _bitwise_right_shift_ as bitwise_right_shift_,
+  _bitwise_xor as bitwise_xor,
+  _bitwise_xor_ as bitwise_xor_,
   _bmm as bmm,
   _bool as bool,
   _broadcast_to as broadcast_to,
   _cast as cast,
   _ceil as ceil,
+  _ceil_ as ceil_,
   _clip as clip,
+  _clip_ as clip_,
   _concat as concat,
+  _copysign as copysign,
+  _copysign_ as copysign_,
   _cos as cos,
+  _cos_ as cos_,
+  _cosh as cosh,
+  _cosh_ as cosh_,
+  _count_nonzero as count_nonzero,
+  _cummax as cummax,
+  _cummin as cummin,
+  _cumprod as cumprod,
   _cumsum as cumsum,
+  _digamma as digamma,
+  _digamma_ as digamma_,
   _disable_static as disable_static,
   _divide as divide,
+  _divide_ as divide_,
+  _enable_grad as enable_grad,
   _enable_static as enable_static,
   _equal as equal,
   _erf as erf,
+  _erfinv as erfinv,
+  _erfinv_ as erfinv_,
   _exp as exp,
+  _exp_ as exp_,
   _expand as expand,
+  _expm1 as expm1,
+  _expm1_ as expm1_,
   _eye as eye,
   _flatten as flatten,
   _flip as flip,
@@ -151,69 +322,132 @@ export {
   _float32 as float32,
   _float64 as float64,
   _floor as floor,
+  _floor_ as floor_,
   _floor_divide as floor_divide,
+  _floor_divide_ as floor_divide_,
   _floor_mod as floor_mod,
+  _floor_mod_ as floor_mod_,
+  _fmax as fmax,
+  _fmin as fmin,
+  _frac as frac,
+  _frac_ as frac_,
   _full as full,
   _full_like as full_like,
   _gather as gather,
+  _gcd as gcd,
+  _gcd_ as gcd_,
   _get_device as get_device,
   _get_num_threads as get_num_threads,
   _get_rng_state as get_rng_state,
+  _grad as grad,
   _greater_equal as greater_equal,
   _greater_than as greater_than,
+  _heaviside as heaviside,
+  _hypot as hypot,
+  _hypot_ as hypot_,
+  _i0 as i0,
+  _i0_ as i0_,
   _in_dynamic_mode as in_dynamic_mode,
   _index_select as index_select,
   _int32 as int32,
   _int64 as int64,
   _int8 as int8,
+  _is_grad_enabled as is_grad_enabled,
   _is_tensor as is_tensor,
+  _isclose as isclose,
   _isfinite as isfinite,
   _isinf as isinf,
   _isnan as isnan,
+  _lcm as lcm,
+  _lcm_ as lcm_,
+  _ldexp as ldexp,
+  _ldexp_ as ldexp_,
+  _lerp as lerp,
+  _lerp_ as lerp_,
   _less_equal as less_equal,
   _less_than as less_than,
+  _lgamma as lgamma,
+  _lgamma_ as lgamma_,
   _linalg as linalg,
   _log as log,
+  _log10 as log10,
+  _log10_ as log10_,
+  _log1p as log1p,
+  _log1p_ as log1p_,
+  _log2 as log2,
+  _log2_ as log2_,
+  _log_ as log_,
+  _logcumsumexp as logcumsumexp,
   _logical_and as logical_and,
   _logical_not as logical_not,
   _logical_or as logical_or,
   _logical_xor as logical_xor,
+  _logit as logit,
+  _logit_ as logit_,
   _logsumexp as logsumexp,
+  _masked_fill as masked_fill,
+  _masked_fill_ as masked_fill_,
   _matmul as matmul,
   _max as max,
   _maximum as maximum,
   _mean as mean,
+  _median as median,
   _memory as memory,
   _min as min,
   _minimum as minimum,
   _mod as mod,
+  _mod_ as mod_,
+  _mode as mode,
   _multiply as multiply,
+  _multiply_ as multiply_,
+  _nan_to_num as nan_to_num,
+  _nan_to_num_ as nan_to_num_,
+  _nanmedian as nanmedian,
   _neg as neg,
+  _neg_ as neg_,
   _nn as nn,
+  _no_grad as no_grad,
+  _norm as norm,
   _normal as normal,
   _not_equal as not_equal,
   _ones as ones,
   _ones_like as ones_like,
+  _optimizer as optimizer,
   _pow as pow,
   _prod as prod,
+  _quantile as quantile,
   _rand as rand,
   _randint as randint,
   _randn as randn,
+  _reciprocal as reciprocal,
+  _reciprocal_ as reciprocal_,
+  _regularizer as regularizer,
   _remainder as remainder,
+  _remainder_ as remainder_,
   _reshape as reshape,
   _round as round,
+  _round_ as round_,
   _rsqrt as rsqrt,
+  _rsqrt_ as rsqrt_,
   _scale as scale,
+  _scale_ as scale_,
   _seed as seed,
   _set_device as set_device,
+  _set_grad_enabled as set_grad_enabled,
   _set_num_threads as set_num_threads,
   _set_rng_state as set_rng_state,
   _sign as sign,
   _sin as sin,
+  _sin_ as sin_,
+  _sinc as sinc,
+  _sinh as sinh,
+  _sinh_ as sinh_,
   _slice as slice,
   _split as split,
   _sqrt as sqrt,
+  _sqrt_ as sqrt_,
   _square as square,
+  _square_ as square_,
   _squeeze as squeeze,
   _stack as stack,
   _standard_normal as standard_normal,
@@ -221,12 +455,18 @@ export {
   _std as std,
   _strided_slice as strided_slice,
   _subtract as subtract,
+  _subtract_ as subtract_,
   _sum as sum,
+  _tan as tan,
+  _tan_ as tan_,
   _tanh as tanh,
+  _tanh_ as tanh_,
   _tile as tile,
   _transpose as transpose,
   _tril as tril,
   _triu as triu,
+  _trunc as trunc,
+  _trunc_ as trunc_,
   _uint8 as uint8,
   _unbind as unbind,
   _uniform as uniform,

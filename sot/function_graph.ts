@@ -2,6 +2,7 @@
 // It is the StaticRecorder of src/ops while the translator calls ops, so API binding, dtype
 // promotion and infer-meta are exactly eager's. Inputs are keyed by their source (a tensor
 // read twice is one input).
+import { isGradEnabled } from '../src/autograd/index.js';
 import { getOp } from '../src/ops/registry.js';
 import { runOpDef, setStaticRecorder, type StaticRecorder, type TensorLike } from '../src/ops/dispatch.js';
 import type { Attrs, OpDef, TensorMeta } from '../src/ops/types.js';
@@ -106,7 +107,10 @@ export class CompiledGraph {
   get opCount(): number { return this.nodes.length; }
 
   run(inputs: readonly Tensor[]): Tensor[] {
-    if (runner && !this.opByOp) return runner.run(this, inputs);
+    // A graph whose inputs want gradients (parameters in training) runs op by op, so the eager
+    // tape records it and backward gives eager's gradients; the executor path records nothing.
+    // (Training through executor graphs with PIR-autodiff backward programs is translator part two.)
+    if (runner && !this.opByOp && !(isGradEnabled() && inputs.some((t) => !t.stop_gradient))) return runner.run(this, inputs);
     return this.interpret(inputs);
   }
 

@@ -5,7 +5,12 @@ import { to_tensor } from './tensor/creation.js';
 import { native } from './native.js';
 import { seed, get_rng_state, Generator, randomPublic } from './ops/defs/random.js';
 import { normPublic } from './ops/defs/nn_norm.js';
+import * as nn from './nn/index.js';
+import * as optimizer from './optimizer/index.js';
+import { normFunctions } from './ops/defs/reduce_norm.js';
+import { orderFunctions } from './ops/defs/reduce_order.js';
 import { disable_static, enable_static, in_dynamic_mode, staticNamespace } from './static/index.js';
+import { enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled } from './autograd/index.js';
 
 type Namespace = { [k: string]: any };
 
@@ -30,6 +35,7 @@ export const paddle: Namespace = {
   get_num_threads: () => native.numThreads(),
   is_tensor: (x: unknown) => x instanceof Tensor,
   in_dynamic_mode, enable_static, disable_static, static: staticNamespace,
+  grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled,
   get_device: () => 'cpu',
   set_device: (d: string) => { if (d !== 'cpu') throw new Error(`set_device: only 'cpu' is available, got '${d}'`); return 'cpu'; },
   float32: 'float32', float64: 'float64', int32: 'int32', int64: 'int64', bool: 'bool',
@@ -38,3 +44,17 @@ export const paddle: Namespace = {
 
 for (const [name, fn] of surface.functions) nest(paddle, name, fn);
 for (const [name, fn] of Object.entries({ ...randomPublic, ...normPublic })) nest(paddle, name, fn);
+// paddle.nn layers and initializers (TS classes; the math is in registry ops)
+for (const [name, v] of Object.entries(nn)) {
+  if (name === 'linear') nest(paddle, 'nn.functional.linear', v);
+  else if (name === 'ParamAttr') { paddle.ParamAttr = v; nest(paddle, 'nn.ParamAttr', v); }
+  else if (name !== 'isParameter' && name !== 'makeParameter') nest(paddle, `nn.${name}`, v);
+}
+// paddle.optimizer (+ .lr), clipping under paddle.nn, regularizers under paddle.regularizer
+for (const [name, v] of Object.entries(optimizer)) {
+  if (name === 'lr') for (const [k, s] of Object.entries(v as object)) nest(paddle, `optimizer.lr.${k}`, s);
+  else if (name.startsWith('ClipGrad')) nest(paddle, `nn.${name}`, v);
+  else if (name.endsWith('Decay')) nest(paddle, `regularizer.${name}`, v);
+  else nest(paddle, `optimizer.${name}`, v);
+}
+for (const [name, fn] of Object.entries({ ...normFunctions, ...orderFunctions })) nest(paddle, name, fn);

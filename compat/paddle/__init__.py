@@ -26,6 +26,9 @@ from . import nn  # noqa: F401
 from . import jit  # noqa: F401
 from . import static  # noqa: F401
 from .nn.layer.layers import Parameter  # noqa: F401
+from . import autograd  # noqa: F401
+from .autograd import grad  # noqa: F401
+from . import optimizer, regularizer  # noqa: F401
 
 def disable_static(place=None):
     """Back to dynamic (eager) mode."""
@@ -55,8 +58,10 @@ def rank(x):
 
 
 # names the registry must not replace: they are the Python API's own
-_PROTECTED = ('to_tensor', 'Tensor', 'seed', 'set_device', 'get_device', 'is_tensor', 'in_dynamic_mode',
+_PROTECTED = ('to_tensor', 'Tensor', 'seed', 'grad', 'no_grad', 'enable_grad', 'set_grad_enabled', 'is_grad_enabled', 'set_device', 'get_device', 'is_tensor', 'in_dynamic_mode',
               'dtype', 'float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'int64', 'bool')
 
 import sys as _sys  # noqa: E402
 _ops.install(_sys.modules[__name__], _PROTECTED)
+from . import _reduce_api as _reduce_api  # noqa: E402  (linalg.norm, norm, quantile: hand-written bindings)
+_reduce_api.install(_sys.modules[__name__])

@@ -12,6 +12,7 @@ un = _js.un          # un(op, h)                     unary op, default attribute
 bin = _js.bin        # bin(op, ha, hb)               binary op on two tensors
 bins = _js.bins      # bins(op * 8 + kind, h, value)  tensor with a Python scalar
 call = _js.call      # call(op, tags, *values)       any op, tagged arguments
+inplace = _js.inplace  # inplace(op, tags, *values)  op_ on input 0: 1, or 'v<id>' in paddle.static
 meta = _js.meta      # meta(h) -> 'dtype;d0,d1;sg'
 raw = _js.raw        # raw(h) -> bytes of the elements (a JS Uint8Array)
 item = _js.item      # item(h, flat_index) -> number

@@ -3,7 +3,9 @@ the registry's slice / strided_slice / squeeze / unsqueeze ops; tensor indices u
 masked_select / index_select when those ops exist.
 
 Integer indices drop their dimension (x[0] of a 1-D tensor is 0-dim, as in Paddle 2.6+).
-Assignment needs an inplace set_value op, which the registry does not have yet.
+Assignment (x[i] = v) runs the registry's inplace set_value_with_tensor op, so views of x made
+before it (y = x[0]) see the write; tensor indices (bool masks, int tensors) are not supported
+there yet.
 """
 import operator
 
@@ -109,8 +111,61 @@ def _advanced(x, index):
     raise NotImplementedError('indexing with a %d-D integer tensor is not supported yet' % index.ndim)
 
 
+def _set_plan(shape, index):
+    """set_value_with_tensor's (starts, ends, steps, axes, decrease_axes, none_axes) for a basic
+    index. Bounds go to the op raw except where slice.indices had to say "before index 0"
+    (-1 with a negative step), which the op's Python-style normalisation spells as -n - 1."""
+    starts, ends, steps, axes, dec, none = [], [], [], [], [], []
+    d = 0
+    for it in _expand(index, len(shape)):
+        if it is None:
+            none.append(d)
+            continue
+        if isinstance(it, slice):
+            n = shape[d]
+            start, stop, step = it.indices(n)
+            if step < 0:
+                start = -n - 1 if start < 0 else start
+                stop = -n - 1 if stop < 0 else stop
+            if (start, stop, step) != (0, n, 1):
+                axes.append(d)
+                starts.append(start)
+                ends.append(stop)
+                steps.append(step)
+            d += 1
+            continue
+        if isinstance(it, bool) or _is_tensor(it) or isinstance(it, (list, tuple)):
+            raise NotImplementedError('Tensor.__setitem__ with a %s index is not supported yet (only ints, slices, None and ...; '
+                                      'bool-mask and integer-tensor assignment are not implemented)' % type(it).__name__)
+        try:
+            i = operator.index(it)
+        except TypeError:
+            raise TypeError('only integers, slices, None, Ellipsis and tensors are valid indices, got %r' % (it,)) from None
+        n = shape[d]
+        if not -n <= i < n:
+            raise IndexError('index %d is out of bounds for axis %d with size %d' % (i, d, n))
+        if i < 0:
+            i += n
+        axes.append(d)
+        starts.append(i)
+        ends.append(i + 1)
+        steps.append(1)
+        dec.append(d)
+        d += 1
+    return starts, ends, steps, axes, dec, none
+
+
 def setitem(x, index, value):
-    f = _ops.public('_set_value_inplace')
-    if f is None:
-        raise NotImplementedError("Tensor.__setitem__ needs an inplace set_value op, which Skiff's op registry does not have yet")
-    f(x, index, value)
+    """x[index] = value, in place. value: a Tensor (cast to x's dtype, as Paddle does), a Python
+    scalar or nested lists; it broadcasts against the indexed region."""
+    if _is_tensor(index) or isinstance(index, list):
+        raise NotImplementedError('Tensor.__setitem__ with a tensor or list index (bool mask / integer indices) is not supported yet; '
+                                  'only ints, slices, None and ... are')
+    starts, ends, steps, axes, dec, none = _set_plan(x.shape, index)
+    if _is_tensor(value):
+        if value.dtype != x.dtype:
+            value = value.astype(x.dtype)
+    elif not getattr(type(value), '_skiff_static', False):
+        from .creation import to_tensor
+        value = to_tensor(value, dtype=x.dtype)
+    _ops.inplace_function('set_value_with_tensor')(x, value, starts, ends, steps, axes, dec, none)

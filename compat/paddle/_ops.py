@@ -14,7 +14,7 @@ from . import _bridge, _table
 from .dtype import DType, dtype_of
 from .tensor import Tensor, _result
 
-_un, _bin, _call = _bridge.un, _bridge.bin, _bridge.call
+_un, _bin, _call, _inplace = _bridge.un, _bridge.bin, _bridge.call, _bridge.inplace
 
 
 class _Unset:
@@ -94,8 +94,9 @@ def _signature(entry):
     return inspect.Signature(params)
 
 
-def make_function(entry, public):
-    """A Python function for one op, called `public` in error messages."""
+def make_function(entry, public, inplace=False):
+    """A Python function for one op, called `public` in error messages. With `inplace`, the
+    op's `<name>_` variant: it writes into input 0 and returns that same object."""
     op = entry['id']
     inputs = entry['inputs']
     attrs = entry['attrs']
@@ -115,7 +116,7 @@ def make_function(entry, public):
 
     def fn(*args, **kwargs):
         n = len(args)
-        if not kwargs:
+        if not kwargs and not inplace:
             if n == 1 and fast1:
                 x = args[0]
                 if isinstance(x, Tensor):
@@ -143,6 +144,8 @@ def make_function(entry, public):
         tags, flat = [], []
         for v in vals:
             _encode(v, tags, flat, public)
+        if inplace:
+            return _apply_inplace(public, vals[0], _inplace(op, ''.join(tags), *flat))
         return _result(_call(op, ''.join(tags), *flat), multi)
 
     fn.__name__ = public.rsplit('.', 1)[-1]
@@ -150,8 +153,27 @@ def make_function(entry, public):
     fn.__module__ = 'paddle'
     fn.__doc__ = "%s(%s)\n\nOp `%s` of Skiff's op registry (generated)." % (fn.__name__, ', '.join(names), entry['name'])
     fn.__signature__ = _signature(entry)
-    fn._skiff_op = entry['name']
+    if inplace:
+        # not `_skiff_op`: SOT treats that as a functional op; inplace writes need functionalizing
+        fn._skiff_inplace_op = entry['name']
+    else:
+        fn._skiff_op = entry['name']
     return fn
+
+
+def _apply_inplace(public, x, r):
+    """x after its inplace op: the same object (shape and dtype unchanged, so its cached
+    metadata stays valid); a paddle.static Variable is rebound to the recorded value."""
+    if r == 1:
+        return x
+    if not r:
+        raise _bridge.error()
+    new = _result(r)
+    if getattr(type(x), '_skiff_static', False):
+        x._vid, new._vid = new._vid, x._vid   # new now holds (and frees) the old id
+        x._m = None
+        return x
+    raise TypeError('%s(): x must be a Tensor, got %s' % (public, type(x).__name__))
 
 
 def make_method(fn):
@@ -165,6 +187,7 @@ def make_method(fn):
 FUNCTIONS = {}   # public dotted path below paddle -> function
 METHODS = {}     # Tensor method name -> function
 BY_OP = {}       # op name -> function
+BY_OP_INPLACE = {}   # op name -> its `<name>_` variant (ops flagged inplace)
 
 for _e in _table.OPS:
     _first = (_e['names'] or [_e['name']])[0]
@@ -174,6 +197,14 @@ for _e in _table.OPS:
         FUNCTIONS[_n] = _fn
     for _m in _e['methods']:
         METHODS[_m] = _fn
+    if _e.get('inplace'):
+        # paddle.add_, paddle.nn.functional.relu_, x.add_(y): as in the TS surface (src/ops/api.ts)
+        _fi = make_function(_e, _first + '_', inplace=True)
+        BY_OP_INPLACE[_e['name']] = _fi
+        for _n in _e['names']:
+            FUNCTIONS[_n + '_'] = _fi
+        for _m in _e['methods']:
+            METHODS[_m + '_'] = _fi
 
 
 def public(path):
@@ -186,6 +217,14 @@ def function(op_name):
     f = BY_OP.get(op_name)
     if f is None:
         raise NotImplementedError("Skiff's op registry has no op '%s' yet" % op_name)
+    return f
+
+
+def inplace_function(op_name):
+    """The `<name>_` variant of a registry op, or NotImplementedError naming it."""
+    f = BY_OP_INPLACE.get(op_name)
+    if f is None:
+        raise NotImplementedError("Skiff's op registry has no inplace op '%s_' yet" % op_name)
     return f
 
 

@@ -103,6 +103,10 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     []
     """
     target = dtype_of(dtype).name if dtype is not None else ''
+    if hasattr(data, '_skiff_tensor'):
+        # a numpy.ndarray of Skiff's numpy: one copy of its tensor, its dtype kept (float64 stays
+        # float64, as Paddle does for numpy arrays)
+        data = data._skiff_tensor()
     if isinstance(data, Tensor):
         t = _result(_bridge.copy(data._h, target))
         if not stop_gradient:

@@ -1,6 +1,4 @@
 """Process-wide switches of the `paddle` module: device, seed, dynamic mode, places, ParamAttr."""
-import contextlib
-import functools
 import random as _random
 
 from . import _bridge
@@ -96,33 +94,7 @@ def fallback_rng():
     return _rng
 
 
-class no_grad:
-    """Context manager and decorator; a no-op until Skiff's autograd lands."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def __call__(self, fn):
-        @functools.wraps(fn)
-        def wrapper(*a, **k):
-            with self:
-                return fn(*a, **k)
-        return wrapper
-
-
-def enable_grad():
-    return contextlib.nullcontext()
-
-
-def is_grad_enabled():
-    return True
-
-
-def set_grad_enabled(mode):
-    return contextlib.nullcontext()
+from .autograd import no_grad, enable_grad, is_grad_enabled, set_grad_enabled  # noqa: E402,F401  (the runtime's grad mode)
 
 
 class ParamAttr:

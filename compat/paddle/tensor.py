@@ -35,6 +35,8 @@ def _result(r, multi=None):
         from .static.variable import _variables
         return _variables(r, multi)
     outs = [_wrap(int(h)) for h in r.split(',')]
+    if multi == 'unwrap' and len(outs) == 1:
+        return outs[0]
     return outs if multi == 'list' else tuple(outs)
 
 
@@ -127,11 +129,15 @@ class Tensor:
 
     @property
     def is_leaf(self):
-        return True
+        """True for tensors no recorded op produced (and for every stop_gradient=True tensor)."""
+        from .autograd import is_leaf
+        return is_leaf(self)
 
     @property
     def grad(self):
-        return None
+        """The accumulated gradient (leaves, or non-leaves after retain_grads()), else None."""
+        from .autograd import tensor_grad
+        return tensor_grad(self)
 
     @property
     def persistable(self):
@@ -198,9 +204,9 @@ class Tensor:
         return int(v)
 
     def numpy(self):
-        """Not available: Skiff's Pyodide has no numpy (its wheels are only on the CDN). Use
-        `tolist()` or `item()`; a numpy subset in compat/ will lift this."""
-        raise NotImplementedError('Tensor.numpy(): numpy is not available in Skiff (no numpy in its offline Pyodide); use tolist() or item()')
+        """A numpy.ndarray holding a copy of the data (Skiff's numpy, compat/numpy)."""
+        from numpy._array import from_tensor
+        return from_tensor(self)
 
     def __array__(self, *a, **k):
         return self.numpy()
@@ -283,23 +289,39 @@ class Tensor:
     def astype(self, dtype):
         return _result(_bridge.copy(self._h, dtype_of(dtype).name)) if _table.op_id('cast') < 0 else _cast(self, dtype)
 
+    # --- autograd (paddle/autograd.py) ------------------------------------------------------
     def backward(self, grad_tensor=None, retain_graph=False):
-        raise NotImplementedError('Tensor.backward(): autograd is not available yet in Skiff')
+        """Accumulates gradients of this tensor into the .grad of every leaf it depends on."""
+        from .autograd import tensor_backward
+        tensor_backward(self, grad_tensor, retain_graph)
+
+    def register_hook(self, hook):
+        """hook(grad) runs when this tensor's gradient is computed; it may return a replacement."""
+        from .autograd import register_hook
+        return register_hook(self, hook)
+
+    def retain_grads(self):
+        from .autograd import retain_grads
+        retain_grads(self)
+
+    def clear_grad(self, set_to_zero=True):
+        """Zeroes .grad in place (Paddle 2.6's default), or drops it with set_to_zero=False."""
+        from .autograd import clear_grad
+        clear_grad(self, set_to_zero)
+
+    clear_gradient = clear_grad
 
     def set_value(self, value):
-        """Replaces the data (same shape) with `value` (a Tensor or nested lists)."""
+        """Copies `value` (a Tensor, nested lists or a scalar of the same shape) into this tensor's
+        storage, as Paddle does: the tensor keeps its identity (optimizers, layers and captured
+        graphs holding it see the new data) and views of it see the write. Not recorded by autograd."""
         from .creation import to_tensor
-        t = to_tensor(value, dtype=self.dtype)
+        from .autograd import no_grad
+        t = value if isinstance(value, Tensor) else to_tensor(value, dtype=self.dtype)
         if t.shape != self.shape:
             raise ValueError('set_value: shape %s does not match the tensor shape %s' % (t.shape, self.shape))
-        sg = self.stop_gradient
-        # the handle changes: translated graphs bound to the old one must be re-checked
-        from .nn.layer.layers import _changed
-        _changed()
-        old, self._h, t._h = self._h, t._h, 0
-        _release(old)
-        self._m = None
-        self.stop_gradient = sg
+        with no_grad():
+            self[...] = t
         return self
 
     # --- indexing (paddle/_indexing.py) ------------------------------------------------------
@@ -310,6 +332,16 @@ class Tensor:
     def __setitem__(self, index, value):
         from ._indexing import setitem
         setitem(self, index, value)
+
+    def fill_(self, value):
+        """Sets every element to `value`, in place; returns self."""
+        self[...] = value
+        return self
+
+    def zero_(self):
+        """Sets every element to 0, in place; returns self."""
+        self[...] = 0
+        return self
 
 
 def _cast(x, dtype):

@@ -21,6 +21,10 @@ import { pyErrorOf } from './errors.js';
 import { Value } from '../../src/pir/index.js';
 import { staticValues } from './static.js';
 import { HandleTable } from './handles.js';
+import { autogradCalls } from './bridge_autograd.js';
+import { optimizerCalls } from './bridge_optimizer.js';
+import { progressCalls } from './bridge_progress.js';
+import { ioCalls } from './bridge_io.js';
 import { opTableJson } from './optable.js';
 
 /** A PyProxy as far as the bridge uses one (a borrowed buffer argument). */
@@ -184,25 +188,50 @@ export class Bridge {
   readonly call = (op: number, tags: string, ...vals: unknown[]): number | string => {
     try {
       const def = this.def(op);
-      const r: Reader = { tags, vals, ti: 0, vi: 0 };
-      const nIn = def.inputs.length;
-      const args: unknown[] = [];
-      const scalars: { index: number; value: number | boolean; kind: ScalarKind }[] = [];
-      for (let p = 0; p < nIn + def.attrs.length; p++) {
-        const v = this.read(r);
-        if (p < nIn) {
-          if (v instanceof PyScalar) { scalars.push({ index: p, value: v.value, kind: v.kind }); args.push(undefined); }
-          else if (Array.isArray(v)) args.push(v.map((x) => (x instanceof PyScalar ? x.value : x)));
-          else args.push(v ?? undefined);
-        } else args.push(attrValue(def.attrs[p - nIn].default !== undefined, v));
-      }
-      if (r.ti !== tags.length) throw new Error(`${def.name}: ${tags.length - r.ti} unread argument tags`);
+      const { args, scalars } = this.bindArgs(def, tags, vals);
       return this.ret(untracked(() => scope(() => {
         if (scalars.length) scalarInputs(args, scalars);
         return callOp(def, args);
       })));
     } catch (e) { return this.fail(e); }
   };
+
+  /**
+   * The inplace variant `<op>_` (x.add_(y); x[i] = v through set_value_with_tensor), arguments
+   * tagged as for `call`. Returns 1 once x (input 0) was written in place, so Python keeps its
+   * Tensor object and cached metadata (an inplace op keeps x's shape and dtype). While a
+   * paddle.static program is built it returns 'v<id>' of the value that now stands for x, which
+   * Python rebinds its Variable to (programs are functional).
+   */
+  readonly inplace = (op: number, tags: string, ...vals: unknown[]): number | string => {
+    try {
+      const def = this.def(op);
+      const { args, scalars } = this.bindArgs(def, tags, vals);
+      const out = untracked(() => scope(() => {
+        if (scalars.length) scalarInputs(args, scalars);
+        return callOp(def, args, true);
+      }));
+      return out instanceof Tensor ? 1 : this.ret(out);
+    } catch (e) { return this.fail(e); }
+  };
+
+  /** Reads tagged arguments into callOp's positional form; Python scalars for tensor inputs are set aside. */
+  private bindArgs(def: OpDef, tags: string, vals: unknown[]): { args: unknown[]; scalars: { index: number; value: number | boolean; kind: ScalarKind }[] } {
+    const r: Reader = { tags, vals, ti: 0, vi: 0 };
+    const nIn = def.inputs.length;
+    const args: unknown[] = [];
+    const scalars: { index: number; value: number | boolean; kind: ScalarKind }[] = [];
+    for (let p = 0; p < nIn + def.attrs.length; p++) {
+      const v = this.read(r);
+      if (p < nIn) {
+        if (v instanceof PyScalar) { scalars.push({ index: p, value: v.value, kind: v.kind }); args.push(undefined); }
+        else if (Array.isArray(v)) args.push(v.map((x) => (x instanceof PyScalar ? x.value : x)));
+        else args.push(v ?? undefined);
+      } else args.push(attrValue(def.attrs[p - nIn].default !== undefined, v));
+    }
+    if (r.ti !== tags.length) throw new Error(`${def.name}: ${tags.length - r.ti} unread argument tags`);
+    return { args, scalars };
+  }
 
   private read(r: Reader): unknown {
     const c = r.tags[r.ti++];
@@ -319,6 +348,15 @@ export class Bridge {
     }
   };
 
+  // --- compat/numpy (issue 10) -----------------------------------------------------------
+  /** 'offset;s0,s1' of a handle, in elements: ndarray.strides and the views numpy reports. */
+  readonly layout = (h: number): string | 0 => {
+    try {
+      const t = this.handles.get(h);
+      return `${t.offset};${t.strides.join(',')}`;
+    } catch (e) { return this.fail(e); }
+  };
+
   /** 'Kind\u0001message' of the last failed call, Kind being a Python exception name. */
   readonly last_error = (): string => {
     const e = this.lastError;
@@ -346,10 +384,11 @@ export class Bridge {
 
   /** The object registered as the Python module `_skiff_bridge`. */
   module(): Record<string, unknown> {
-    const { optable, un, bin, bins, call, meta, set_stop_gradient, detach, copy, free, raw, item, from_buffer, last_error, has_op,
-      op_id, seed, live_handles, live_tensors, proxy_balance, clear_caches } = this;
-    return { optable, un, bin, bins, call, meta, set_stop_gradient, detach, copy, free, raw, item, from_buffer, last_error, has_op,
-      op_id, seed, live_handles, live_tensors, proxy_balance, clear_caches };
+    const { optable, un, bin, bins, call, inplace, meta, set_stop_gradient, detach, copy, free, raw, item, from_buffer, last_error, has_op,
+      op_id, seed, live_handles, live_tensors, proxy_balance, clear_caches, layout } = this;
+    return { optable, un, bin, bins, call, inplace, meta, set_stop_gradient, detach, copy, free, raw, item, from_buffer, last_error, has_op,
+      op_id, seed, live_handles, live_tensors, proxy_balance, clear_caches, layout, ...autogradCalls(this.handles, (e) => this.fail(e)),
+      ...optimizerCalls(this.handles, (e) => this.fail(e)), ...progressCalls((e) => this.fail(e)), ...ioCalls(this.handles, (e) => this.fail(e)) };
   }
 }
 

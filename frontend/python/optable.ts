@@ -15,8 +15,11 @@ export interface PyOpEntry {
   methods: string[];
   aliases?: Record<string, string>;
   promote?: 1;
-  /** 'list' for ops whose output count depends on attributes (split), 'tuple' for fixed multi-output ops. */
-  multi?: 'list' | 'tuple';
+  /**
+   * 'list' for ops whose output count depends on attributes (split), 'tuple' for fixed multi-output
+   * ops, 'unwrap' for a variable count returned as one tensor or a tuple (max_pool2d's return_mask).
+   */
+  multi?: 'list' | 'tuple' | 'unwrap';
   inplace?: 1;
   random?: 1;
 }
@@ -40,7 +43,7 @@ export function opEntry(def: OpDef, id: number): PyOpEntry {
   };
   if (def.api?.aliases && Object.keys(def.api.aliases).length) e.aliases = { ...def.api.aliases };
   if (def.api?.promote) e.promote = 1;
-  if (def.numOutputs) e.multi = 'list';
+  if (def.numOutputs) e.multi = def.api?.unwrapSingle ? 'unwrap' : 'list';
   else if (def.outputs.length > 1 && def.api?.returnOutput === undefined) e.multi = 'tuple';
   if (def.inplace) e.inplace = 1;
   if (def.random) e.random = 1;

@@ -2,7 +2,7 @@
 // Paddle: positional in (inputs..., attrs...) order, then a trailing options object by name.
 import { type DType, promoteTypes, promoteWithScalar } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { resolveAttrs, runOpDef, type TensorLike } from './dispatch.js';
+import { resolveAttrs, runOpDef, runOpInplace, type TensorLike } from './dispatch.js';
 import { allOps } from './registry.js';
 import type { OpDef } from './types.js';
 import { scalarTensor } from './scalar.js';
@@ -27,8 +27,8 @@ function binderOf(def: OpDef): Binder {
   return b;
 }
 
-/** Binds JS call arguments to an op's inputs and attributes and runs it. */
-export function callOp(def: OpDef, args: readonly unknown[]): unknown {
+/** Binds JS call arguments to an op's inputs and attributes and runs it; `inplace` runs `<name>_` (returns input 0). */
+export function callOp(def: OpDef, args: readonly unknown[], inplace = false): unknown {
   const { params, paramIndex, nIn, variadicAt } = binderOf(def);
   // Slot per parameter, in (inputs..., attrs...) order.
   const slots = new Array<unknown>(params.length);
@@ -71,14 +71,15 @@ export function callOp(def: OpDef, args: readonly unknown[]): unknown {
   for (let i = nIn; i < params.length; i++) if (slots[i] !== undefined) attrGiven[params[i]] = slots[i];
   const attrs = resolveAttrs(def, attrGiven);
 
-  if (scalarSlots || def.api?.promote) promoteInputs(def, inputs, scalarSlots ?? []);
+  if (scalarSlots || def.api?.promote) promoteInputs(def, inputs, scalarSlots ?? [], inplace);
+  if (inplace) return runOpInplace(def, inputs, attrs);
   const outs = runOpDef(def, inputs, attrs);
   if (def.api?.returnOutput !== undefined) return outs[def.api.returnOutput];
   // Ops whose output count depends on attributes (split, unbind) always return a list.
-  return outs.length === 1 && !def.numOutputs ? outs[0] : outs;
+  return outs.length === 1 && (!def.numOutputs || def.api?.unwrapSingle) ? outs[0] : outs;
 }
 
-function promoteInputs(def: OpDef, inputs: (TensorLike | null)[], scalars: { index: number; value: number | boolean }[]): void {
+function promoteInputs(def: OpDef, inputs: (TensorLike | null)[], scalars: { index: number; value: number | boolean }[], inplace: boolean): void {
   let dt: DType | null = null;
   for (const x of inputs) if (x) dt = dt === null ? x.dtype : promoteTypes(dt, x.dtype);
   for (const s of scalars) {
@@ -86,6 +87,10 @@ function promoteInputs(def: OpDef, inputs: (TensorLike | null)[], scalars: { ind
     dt = dt === null ? (kind === 'float' ? 'float32' : kind === 'int' ? 'int64' : 'bool') : promoteWithScalar(dt, kind);
   }
   if (dt === null) return;
+  // x of an inplace call keeps its dtype: the others may be cast to it, x never (Paddle: add_ of
+  // an int tensor and a float one raises).
+  if (inplace && inputs[0] && dt !== inputs[0].dtype)
+    throw new TypeError(`${def.name}_: the result dtype ${dt} differs from x's dtype ${inputs[0].dtype}; an inplace op cannot change its input's dtype`);
   const target: DType = dt;
   for (const s of scalars) inputs[s.index] = scalarTensor(s.value, target);
   if (def.api?.promote) {
@@ -131,6 +136,16 @@ export function buildSurface(): PublicSurface {
     }
     const ms = def.api?.methods ?? (def.api?.names ? [] : [def.name]);
     for (const m of ms) methods.set(m, fn);
+    if (def.inplace) {
+      // Paddle's inplace variants: paddle.add_, nn.functional.relu_, x.add_(y); they return x.
+      const fi: OpFunction = (...args) => callOp(def, args, true);
+      Object.defineProperty(fi, 'name', { value: `${def.name}_` });
+      for (const n of names) {
+        if (functions.has(`${n}_`)) throw new Error(`public name '${n}_' is claimed by two ops`);
+        functions.set(`${n}_`, fi);
+      }
+      for (const m of ms) methods.set(`${m}_`, fi);
+    }
   }
   return { functions, methods };
 }

@@ -3,7 +3,7 @@
 // (inputs that are not eager Tensors) and autograd (recording the tape).
 import { native } from '../native.js';
 import { DTYPE_CODE } from '../tensor/dtype.js';
-import { isStatic, shapeStr } from '../tensor/shape.js';
+import { isStatic, ShapeError, shapeStr } from '../tensor/shape.js';
 import { Tensor } from '../tensor/tensor.js';
 import { getOp } from './registry.js';
 import type { AttrValue, Attrs, OpDef, TensorMeta } from './types.js';
@@ -18,6 +18,11 @@ export interface StaticRecorder {
 export interface AutogradHook {
   /** Called after an eager op ran; may attach grad nodes to outputs. */
   onOp(def: OpDef, inputs: readonly (Tensor | null)[], attrs: Attrs, outputs: Tensor[]): void;
+  /**
+   * Called before an eager inplace op writes input 0 (it may save x's old value or reject the
+   * write); the callback it returns runs after the write, with x.
+   */
+  beforeInplace?(def: OpDef, inputs: readonly (Tensor | null)[], attrs: Attrs): ((x: Tensor) => void) | null;
 }
 
 let recorder: StaticRecorder | null = null;
@@ -142,6 +147,101 @@ export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], att
   dispatchCounters.kernels++;
   if (autograd) autograd.onOp(def, ts, attrs, results);
   return results;
+}
+
+/**
+ * The inplace variant `<name>_` of an op (add_, relu_, scale_, set_value for __setitem__): the
+ * result is written into input 0, which is returned. As in Paddle the result must keep x's shape
+ * and dtype (add_ cannot broadcast x up). The kernel writes straight into x's storage when it
+ * can (x contiguous, or a kernel that writes strided outputs); elementwise kernels read and write
+ * the same index, so output == input 0 is safe. Otherwise the result goes to a temporary that
+ * the set_value kernel copies into x's view. Other inputs that share x's storage are copied
+ * first, so `x[1:] = x[:-1]` reads the old values (numpy's result).
+ */
+export function runOpInplace(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike {
+  const name = `${def.name}_`;
+  if (!def.inplace) throw new Error(`${def.name}: the op has no inplace variant`);
+  const x = inputs[0];
+  if (!x) throw new TypeError(`${name}: missing input x`);
+  let outs: TensorMeta[];
+  try {
+    outs = def.infer(inputs as readonly TensorMeta[], attrs);
+  } catch (e) {
+    throw nameOp(def, e);
+  }
+  const o = outs[0];
+  if (o.dtype !== x.dtype || o.shape.length !== x.shape.length || o.shape.some((d, i) => d !== x.shape[i])) {
+    const msg = `${name}: the result has shape ${shapeStr(o.shape)} and dtype ${o.dtype}, but an inplace op must keep x's shape ` +
+      `${shapeStr(x.shape)} and dtype ${x.dtype} (x cannot be broadcast or cast in place)`;
+    throw o.dtype !== x.dtype ? new TypeError(msg) : new ShapeError(msg);
+  }
+  let eager = true;
+  for (const t of inputs) if (t !== null && !(t instanceof Tensor)) { eager = false; break; }
+  if (!eager || recorder) {
+    if (!recorder) throw new Error(`${name}: symbolic input outside of a program being built`);
+    // Programs are functional: record the functional op and return its value; the caller rebinds
+    // x to it (the Python bridge rebinds a static Variable's value id). Writes through views of
+    // captured tensors are functionalized by SOT (sot/, frontend/python/sot), not here.
+    return recorder.record(def, inputs, attrs, outs)[0];
+  }
+  const xt = x as Tensor;
+  const xh = xt.h(name);
+  const afterWrite = autograd?.beforeInplace?.(def, inputs as readonly (Tensor | null)[], attrs) ?? null;
+  const temps: Tensor[] = [];
+  try {
+    const ins: number[] = [];
+    (inputs as readonly (Tensor | null)[]).forEach((t, i) => {
+      if (!t) return;
+      if (i > 0 && t !== xt && native.sameStorage(t.h(name), xh)) {
+        const c = denseCopy(t);
+        temps.push(c);
+        ins.push(c.handle);
+      } else ins.push(t.h(name));
+    });
+    const enc = encodeAttrs(def, attrs, inputs as readonly TensorMeta[]);
+    if (def.writesViews || xt.is_contiguous) native.run(kernelOf(def), ins, [xh], enc);
+    else {
+      const tmp = new Tensor(native.empty(DTYPE_CODE[xt.dtype], xt.shape), xt.dtype, [...xt.shape]);
+      temps.push(tmp);
+      native.run(kernelOf(def), ins, [tmp.handle], enc);
+      writeInto(xt, tmp);
+    }
+  } catch (e) {
+    throw rethrow(def, e);
+  } finally {
+    for (const t of temps) t.dispose();
+  }
+  dispatchCounters.kernels++;
+  xt._version++;
+  // Autograd (src/autograd/record.ts) records the op with x's old value saved before the write.
+  afterWrite?.(xt);
+  return xt;
+}
+
+/** A contiguous copy of t (the `contiguous` kernel). */
+function denseCopy(t: Tensor): Tensor {
+  const c = new Tensor(native.empty(DTYPE_CODE[t.dtype], t.shape), t.dtype, [...t.shape]);
+  native.run(kernelByName('contiguous'), [t.h('copy')], [c.handle]);
+  return c;
+}
+
+/** Copies src (x's shape and dtype) into x's storage through x's strides, with the set_value kernel. */
+function writeInto(x: Tensor, src: Tensor): void {
+  const attrs: number[] = [];
+  for (const n of x.shape) attrs.push(0, 1, n, 0);
+  attrs.push(0);
+  native.run(kernelByName('set_value_with_tensor'), [x.handle, src.handle], [x.handle], attrs);
+}
+
+const kernelIdsByName = new Map<string, number>();
+function kernelByName(k: string): number {
+  let id = kernelIdsByName.get(k);
+  if (id === undefined) {
+    id = native.kernelId(k);
+    if (id < 0) throw new Error(`native kernel '${k}' is missing`);
+    kernelIdsByName.set(k, id);
+  }
+  return id;
 }
 
 /** The general path for calls too large for the scratch arrays (concat of thousands of tensors). */

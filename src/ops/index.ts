@@ -6,6 +6,7 @@ export const surface: PublicSurface = buildSurface();
 installTensorMethods(surface);
 
 export { allOps, getOp, hasOp } from './registry.js';
-export { runOp, runOpDef, dispatchCounters, setStaticRecorder, setAutogradHook } from './dispatch.js';
+export { runOp, runOpDef, runOpInplace, dispatchCounters, setStaticRecorder, setAutogradHook } from './dispatch.js';
 export { callOp } from './api.js';
+export { set_item, indexPlan } from './setitem.js';
 export type { OpDef, TensorMeta, Attrs } from './types.js';

@@ -2,6 +2,7 @@
 // OpDefs; everything else (TS API, Tensor methods, Python API, PIR pd_op dialect) is derived.
 import type { DType } from '../tensor/dtype.js';
 import type { Shape } from '../tensor/shape.js';
+import type { GradOps } from './grad_kit.js';
 
 export interface TensorMeta { readonly dtype: DType; readonly shape: Shape }
 
@@ -36,6 +37,8 @@ export interface GradContext<T> {
   readonly outputs: readonly T[];
   readonly outGrads: readonly (T | null)[];
   readonly attrs: Attrs;
+  /** Which inputs want a gradient (rules may skip the others' work and return null for them). */
+  readonly needsGrad: readonly boolean[];
 }
 
 export interface OpDef {
@@ -53,9 +56,19 @@ export interface OpDef {
   /** For ops that can alias their input: the view, or null when a copy is needed (then `kernel` runs). */
   view?(input: StridedMeta, attrs: Attrs): ViewSpec | null;
   /** Gradient rule: grads of inputs from grads of outputs, written with public ops so it serves eager and PIR autodiff. */
-  grad?<T>(ctx: GradContext<T>, ops: unknown): (T | null)[];
+  grad?<T>(ctx: GradContext<T>, ops: GradOps<T>): (T | null)[];
+  /**
+   * Which inputs/outputs the grad rule reads the values of; it sees the others as dtype and shape
+   * only, and the tape does not keep their storage alive. Absent: every input and output.
+   */
+  readonly gradReads?: { readonly inputs?: readonly number[]; readonly outputs?: readonly number[] };
   /** The op has an inplace variant `<name>_` (same kernel, output aliases input 0). */
   readonly inplace?: boolean;
+  /**
+   * The kernel writes through a strided output (set_value). Then an inplace call on a
+   * non-contiguous x writes into it directly; otherwise it runs into a temporary copied back.
+   */
+  readonly writesViews?: boolean;
   /** Random ops consume the generator; never CSE'd or constant-folded. */
   readonly random?: boolean;
   /** Number of outputs when it depends on attributes (split, unbind). */
@@ -82,4 +95,9 @@ export interface ApiSpec {
   readonly promote?: boolean;
   /** Output index returned to users when the op has several outputs but the API returns one. */
   readonly returnOutput?: number;
+  /**
+   * With a variable output count (numOutputs): return a lone output as itself, several as a list
+   * (max_pool2d: out, or [out, mask] with return_mask). Without it such ops always return a list (split).
+   */
+  readonly unwrapSingle?: boolean;
 }

@@ -225,6 +225,20 @@ export function untracked<R>(fn: () => R): R {
   }
 }
 
+/**
+ * Takes t out of every enclosing scope: it lives until disposed or garbage-collected. For
+ * tensors owned by a long-lived object, such as a layer's parameters made inside a scope.
+ */
+export function persist<T extends Tensor>(t: T): T {
+  let found = false;
+  for (const s of scopes) {
+    const i = s.indexOf(t);
+    if (i >= 0) { s.splice(i, 1); found = true; }
+  }
+  if (found) t._adoptByGC();
+  return t;
+}
+
 function collectTensors(v: unknown, out: Set<Tensor>): void {
   if (v instanceof Tensor) { out.add(v); if (v.grad) out.add(v.grad); return; }
   if (Array.isArray(v)) { for (const x of v) collectTensors(x, out); return; }

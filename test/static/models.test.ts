@@ -21,8 +21,8 @@ function mlp(x: T, p: Record<string, T>): T {
 }
 
 function lenet(x: T, p: Record<string, T>): T {
-  let h = F.max_pool2d(F.relu(F.conv2d(x, p.c1w, p.c1b, { padding: 2 })), 2, 2)[0];
-  h = F.max_pool2d(F.relu(F.conv2d(h, p.c2w, p.c2b)), 2, 2)[0];
+  let h = F.max_pool2d(F.relu(F.conv2d(x, p.c1w, p.c1b, { padding: 2 })), 2, 2);
+  h = F.max_pool2d(F.relu(F.conv2d(h, p.c2w, p.c2b)), 2, 2);
   h = paddle.flatten(h, 1);
   h = F.relu(linear(h, p.f1w, p.f1b));
   h = F.relu(linear(h, p.f2w, p.f2b));

@@ -8,3 +8,4 @@ from .layer.norm import BatchNorm, BatchNorm1D, BatchNorm2D, LayerNorm  # noqa: 
 from .layer.activation import (ReLU, ReLU6, GELU, Sigmoid, Tanh, Silu, Swish, Hardswish, Hardsigmoid,  # noqa: F401
                                Softplus, LeakyReLU, ELU, Softmax, LogSoftmax)
 from .layer.container import Sequential, LayerList, LayerDict  # noqa: F401
+from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue  # noqa: F401

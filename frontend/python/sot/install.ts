@@ -9,13 +9,14 @@ import type { PyRuntime } from './python_host.js';
 import { SotRuntime } from './runtime.js';
 import { setGraphRunner } from '../../../sot/function_graph.js';
 import { ExecutorRunner } from '../../../sot/executor_runner.js';
+import { executorCounters } from '../../../src/executor/executable.js';
 import { dispatchCounters } from '../../../src/ops/dispatch.js';
 
 const RUNTIME_FUNCTIONS = [
   'code_info', 'describe', 'type_name', 'get_attr', 'global_lookup', 'function_parts', 'step', 'pin', 'unpin', 'end_call',
   'source_line', 'set_error_location', 'dtype_name', 'dtype_object', 'layer_call_target', 'compat_function', 'isinstance_',
   'sorted_values', 'builtin_object', 'reencode', 'set_wrapper_guards', 'snapshot', 'is_library', 'register_guards', 'check_guards',
-  'drop_guards', 'super_attr', 'import_module', 'plain_attr',
+  'drop_guards', 'super_attr', 'import_module', 'plain_attr', 'builtin_type_has_attr',
 ] as const;
 
 /** Reads the running interpreter's opcode facts once. */
@@ -57,6 +58,8 @@ export function installSot(py: PyodideInterface, bridge: Bridge): { runtime(): S
     eager_op_count: () => dispatchCounters.kernels + dispatchCounters.views,
     /** Ops of the graphs the trace trees ran so far (one count per graph run). */
     graph_op_count: () => rt?.stats.graphOpsRun ?? 0,
+    /** Whole-graph runs of the native executor so far (graphs that ran op by op do not count). */
+    executor_runs: () => executorCounters.runs,
   });
   return { runtime };
 }

@@ -43,6 +43,9 @@ export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
     return fromComputed(tx, tx.host.getattr(obj.value, name));
   }
   if (obj instanceof ConstVar || obj instanceof TupleVar || obj instanceof ListVar || obj instanceof DictVar || obj instanceof SetVar) {
+    // only names the builtin type really has: hasattr([], 'x') is False, [].x an AttributeError
+    const typeName = builtinTypeName(obj);
+    if (!tx.host.builtinTypeHasAttr(typeName, name)) throw attributeError(`'${typeName}' object has no attribute '${name}'`);
     return new BoundMethodVar(obj, name);
   }
   if (obj instanceof SliceVar) {
@@ -58,6 +61,15 @@ export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
   }
   if (obj instanceof SuperVar) return superAttr(tx, obj, name);
   throw new GraphBreak('SOT007', `attribute '${name}' of ${obj.kind}`);
+}
+
+const CONST_TYPES: Record<string, string> = { int: 'int', float: 'float', bool: 'bool', str: 'str', none: 'NoneType', bytes: 'bytes', complex: 'complex' };
+function builtinTypeName(obj: Variable): string {
+  if (obj instanceof ConstVar) return CONST_TYPES[obj.value.k] ?? obj.value.k;
+  if (obj instanceof TupleVar) return 'tuple';
+  if (obj instanceof ListVar) return 'list';
+  if (obj instanceof DictVar) return 'dict';
+  return 'set';
 }
 
 /** Objects whose attributes the translator writes as side effects (their types are plain Python). */

@@ -55,6 +55,7 @@ export interface PyRuntime {
   super_attr(pairEnc: string, name: string): string;
   import_module(globalsOid: number, name: string, fromlistEnc: string, level: number): string;
   plain_attr(oid: number, name: string): boolean;
+  builtin_type_has_attr(typeName: string, name: string): boolean;
 }
 
 /** A Python object known by id(). Its type name is fetched only when a message needs it. */
@@ -404,6 +405,14 @@ export class SotPythonHost implements Host, Codec {
 
   /** Whether obj.name = v simply stores v (no property setter, no custom __setattr__). */
   plainAttr(ref: HostRef, name: string): boolean { return this.rt.plain_attr(ref.id as number, name); }
+  private builtinAttrs = new Map<string, boolean>();
+  /** Whether instances of a builtin type have `name` (asked once per type and name). */
+  builtinTypeHasAttr(typeName: string, name: string): boolean {
+    const k = `${typeName}.${name}`;
+    let v = this.builtinAttrs.get(k);
+    if (v === undefined) { v = Boolean(this.rt.builtin_type_has_attr(typeName, name)); this.builtinAttrs.set(k, v); }
+    return v;
+  }
 
   /** A module already imported (sys.modules), as IMPORT_NAME would return it; null when importing would run code. */
   importedModule(globals: HostRef, name: string, fromlist: RtValue, level: number): RtValue | null {

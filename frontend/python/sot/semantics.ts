@@ -440,6 +440,8 @@ export function callApi(tx: Translator, opName: string, args: Variable[], kwargs
   });
   const outs = recordOp(tx, opName, inputs, attrs);
   if (def.api?.returnOutput !== undefined) return new TensorVar(outs[def.api.returnOutput] as SymTensor);
+  if (def.numOutputs && def.api?.unwrapSingle && outs.length === 1) return new TensorVar(outs[0] as SymTensor);
+  if (def.numOutputs && def.api?.unwrapSingle) return new TupleVar(outs.map((o) => new TensorVar(o as SymTensor)));
   if (def.numOutputs) return new ListVar(outs.map((o) => new TensorVar(o as SymTensor)));
   return tensorResults(outs);
 }

@@ -14,10 +14,11 @@
 import { registerOp } from '../registry.js';
 import { broadcastBinary } from '../infer.js';
 import type { ApiSpec, OpDef, TensorMeta } from '../types.js';
+import { kit } from '../grad_kit.js';
 
 type Out = 'same' | 'bool';
 
-function binary(name: string, out: Out, extra: { bool?: boolean; api?: Omit<ApiSpec, 'promote'>; inplace?: boolean } = {}): OpDef {
+function binary(name: string, out: Out, extra: { bool?: boolean; api?: Omit<ApiSpec, 'promote'>; inplace?: boolean; grad?: OpDef['grad']; gradReads?: OpDef['gradReads'] } = {}): OpDef {
   const shapeRule = broadcastBinary(name, out);
   return registerOp({
     name,
@@ -30,21 +31,70 @@ function binary(name: string, out: Out, extra: { bool?: boolean; api?: Omit<ApiS
     },
     api: { promote: true, ...extra.api },
     inplace: extra.inplace ?? out === 'same',
+    grad: extra.grad,
+    gradReads: extra.gradReads,
   });
 }
 
-export const add = binary('add', 'same');
-export const subtract = binary('subtract', 'same', { bool: false });
-export const multiply = binary('multiply', 'same');
-export const divide = binary('divide', 'same', { bool: false });
+// Gradient rules: each input's gradient is summed back to its own (pre-broadcast) shape by sumTo.
+export const add = binary('add', 'same', {
+  gradReads: {},
+  grad: ({ inputs: [x, y], outGrads: [g] }, ops) => {
+    const k = kit(ops);
+    return [k.sumTo(g!, k.shape(x!)), k.sumTo(g!, k.shape(y!))];
+  },
+});
+export const subtract = binary('subtract', 'same', {
+  bool: false,
+  gradReads: {},
+  grad: ({ inputs: [x, y], outGrads: [g], needsGrad }, ops) => {
+    const k = kit(ops);
+    return [k.sumTo(g!, k.shape(x!)), needsGrad[1] ? k.sumTo(k.neg(g!), k.shape(y!)) : null];
+  },
+});
+export const multiply = binary('multiply', 'same', {
+  gradReads: { inputs: [0, 1] },
+  grad: ({ inputs: [x, y], outGrads: [g], needsGrad }, ops) => {
+    const k = kit(ops);
+    return [needsGrad[0] ? k.sumTo(k.mul(g!, y!), k.shape(x!)) : null, needsGrad[1] ? k.sumTo(k.mul(g!, x!), k.shape(y!)) : null];
+  },
+});
+export const divide = binary('divide', 'same', {
+  bool: false,
+  gradReads: { inputs: [1], outputs: [0] },
+  // d(x/y)/dy = -out / y.
+  grad: ({ inputs: [x, y], outputs: [out], outGrads: [g], needsGrad }, ops) => {
+    const k = kit(ops);
+    const gx = k.div(g!, y!);
+    return [needsGrad[0] ? k.sumTo(gx, k.shape(x!)) : null, needsGrad[1] ? k.sumTo(k.neg(k.mul(gx, out)), k.shape(y!)) : null];
+  },
+});
 export const floor_divide = binary('floor_divide', 'same', { bool: false });
 export const remainder = binary('remainder', 'same', {
   bool: false,
   api: { names: ['remainder', 'mod', 'floor_mod'], methods: ['remainder', 'mod', 'floor_mod'] },
 });
-export const elementwise_pow = binary('elementwise_pow', 'same', { bool: false, api: { names: ['pow'], methods: ['pow'] }, inplace: false });
-export const maximum = binary('maximum', 'same', { bool: false, inplace: false });
-export const minimum = binary('minimum', 'same', { bool: false, inplace: false });
+export const elementwise_pow = binary('elementwise_pow', 'same', {
+  bool: false, api: { names: ['pow'], methods: ['pow'] }, inplace: false, gradReads: { inputs: [0, 1], outputs: [0] },
+  // d/dx = y * x^(y-1); d/dy = out * log(x) (NaN for x < 0, as in Paddle).
+  grad: ({ inputs: [x, y], outputs: [out], outGrads: [g], needsGrad }, ops) => {
+    const k = kit(ops);
+    const gx = needsGrad[0] ? k.sumTo(k.mul(g!, k.mul(y!, k.op('elementwise_pow', [x!, k.scale(y!, 1, -1)]))), k.shape(x!)) : null;
+    const gy = needsGrad[1] ? k.sumTo(k.mul(g!, k.mul(out, k.op('log', [x!]))), k.shape(y!)) : null;
+    return [gx, gy];
+  },
+});
+/** Paddle's rule: the gradient goes to x where x > y (maximum) / x < y (minimum), else to y. */
+function extremumGrad(cmp: 'greater_than' | 'less_than'): OpDef['grad'] {
+  return ({ inputs: [x, y], outGrads: [g] }, ops) => {
+    const k = kit(ops);
+    const m = k.cmp(cmp, x!, y!);
+    const zero = k.scalar(0, g!);
+    return [k.sumTo(k.where(m, g!, zero), k.shape(x!)), k.sumTo(k.where(m, zero, g!), k.shape(y!))];
+  };
+}
+export const maximum = binary('maximum', 'same', { bool: false, inplace: false, grad: extremumGrad('greater_than'), gradReads: { inputs: [0, 1] } });
+export const minimum = binary('minimum', 'same', { bool: false, inplace: false, grad: extremumGrad('less_than'), gradReads: { inputs: [0, 1] } });
 
 export const equal = binary('equal', 'bool');
 export const not_equal = binary('not_equal', 'bool');

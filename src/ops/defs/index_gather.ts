@@ -4,6 +4,8 @@
 import { registerOp } from '../registry.js';
 import { type Dim, normAxis, ShapeError, shapeStr } from '../../tensor/shape.js';
 import type { Attrs, TensorMeta } from '../types.js';
+import type { OpDef } from '../types.js';
+import { kit } from '../grad_kit.js';
 import { intAttr, metaOf } from './shape_common.js';
 
 function checkIndex(op: string, x: TensorMeta, index: TensorMeta, ranks: number[]): Dim | null {
@@ -29,6 +31,18 @@ function gathered(op: string, ranks: number[]) {
   };
 }
 
+/** The gradient of gathering along `axis`: g's slices added back at their indices (index_add). */
+function gatherGrad(op: string): OpDef['grad'] {
+  return ({ inputs: [x, index], outGrads: [g0], attrs }, ops) => {
+    const k = kit(ops);
+    const axis = gatherAxis(op, ops.meta(x!), attrs);
+    const zeroD = k.rank(index!) === 0;
+    const g = zeroD ? k.op('unsqueeze', [g0], { axis: [axis] }) : g0!;
+    const idx = k.reshape(index!, [zeroD ? 1 : k.shape(index!)[0]]);
+    return [k.op('index_add', [k.zerosOf(x!), idx, g], { axis }), null];
+  };
+}
+
 /** gather(x, index, axis=None): a 0-D index drops the axis. */
 export const gather = registerOp({
   name: 'gather',
@@ -37,6 +51,8 @@ export const gather = registerOp({
   outputs: ['out'],
   infer: gathered('gather', [0, 1, 2]),
   encode: (a, [x]) => [gatherAxis('gather', x, a)],
+  grad: gatherGrad('gather'),
+  gradReads: { inputs: [1] },
 });
 
 /** index_select(x, index, axis=0). */
@@ -47,4 +63,6 @@ export const index_select = registerOp({
   outputs: ['out'],
   infer: gathered('index_select', [1, 2]),
   encode: (a, [x]) => [gatherAxis('index_select', x, a)],
+  grad: gatherGrad('index_select'),
+  gradReads: { inputs: [1] },
 });

@@ -3,6 +3,7 @@
 import { ShapeError, shapeStr } from '../../tensor/shape.js';
 import { registerOp } from '../registry.js';
 import type { Attrs, TensorMeta } from '../types.js';
+import { kit } from '../grad_kit.js';
 
 const isIndexType = (d: string) => d === 'int32' || d === 'int64';
 
@@ -35,6 +36,18 @@ export const embedding = registerOp({
   },
   /** [padding_idx normalised to [0, V) or -1] */
   encode: (a, ins) => [paddingIdx(a, ins[1].shape[0] as number)],
+  gradReads: { inputs: [0] },
+  // dW: each position's g row added into its id's row (index_add); the padding row gets none (Paddle's rule).
+  grad: ({ inputs: [ids, w], outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    const [V, D] = k.shape(w!);
+    const n = k.shape(ids!).reduce((a, b) => a * b, 1);
+    const flat = k.reshape(ids!, [n]);
+    let rows = k.reshape(g!, [n, D]);
+    const pad = paddingIdx(attrs, V);
+    if (pad >= 0) rows = k.mask(k.op('unsqueeze', [k.cmp('not_equal', flat, k.full([], pad, k.dtype(ids!)))], { axis: [-1] }), rows);
+    return [null, k.op('index_add', [k.zerosOf(w!), flat, rows], { axis: 0 })];
+  },
   api: { names: ['nn.functional.embedding'] },
 });
 

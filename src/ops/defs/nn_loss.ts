@@ -14,7 +14,8 @@
 import { isFloating, isInteger } from '../../tensor/dtype.js';
 import { type Dim, normAxis, ShapeError, shapeStr } from '../../tensor/shape.js';
 import { registerOp } from '../registry.js';
-import type { Attrs, TensorMeta } from '../types.js';
+import type { Attrs, OpDef, TensorMeta } from '../types.js';
+import { kit } from '../grad_kit.js';
 
 const REDUCTIONS = ['none', 'mean', 'sum'];
 
@@ -27,6 +28,70 @@ function checkAttrs(a: Attrs): void {
 }
 
 const sameDim = (a: Dim, b: Dim) => a === b || typeof a !== 'number' || typeof b !== 'number';
+
+/**
+ * Gradients of cross_entropy, mirroring the forward's reductions. The class axis is moved last
+ * and everything is viewed as [n, C]; `up` is each sample's share of the upstream gradient.
+ * Hard labels: dx = coef * (softmax(x) - onehot(label)) with coef = up * weight[label] * (label !=
+ * ignore_index); without softmax, -coef / x at the label. Soft labels: up * (softmax(x) * sum(L) - L)
+ * for x and -up * log_softmax(x) for the label.
+ */
+const crossEntropyGrad: OpDef['grad'] = ({ inputs: [x0, label0, weight], outGrads: [g], attrs, needsGrad }, ops) => {
+  const k = kit(ops);
+  const xs = k.shape(x0!);
+  const rank = xs.length;
+  const axis = normAxis(attrs.axis as number, rank, 'cross_entropy');
+  const C = xs[axis];
+  const n = xs.reduce((a, b) => a * b, 1) / Math.max(C, 1);
+  const perm = [...xs.map((_, i) => i).filter((i) => i !== axis), axis];
+  const inv = perm.map((_, i) => perm.indexOf(i));
+  const toRows = (t: typeof x0) => k.reshape(axis === rank - 1 ? t! : k.transpose(t!, perm), [n, C]);
+  const fromRows = (t: typeof x0) => {
+    const moved = k.reshape(t!, perm.map((i) => xs[i]));
+    return axis === rank - 1 ? moved : k.transpose(moved, inv);
+  };
+  const X = toRows(x0);
+  const dt = k.dtype(x0!);
+  const useSoftmax = Boolean(attrs.use_softmax);
+  const reduction = attrs.reduction as string;
+  const perSample = (t: typeof x0) => k.op('unsqueeze', [t], { axis: [-1] });
+  if (attrs.soft_label) {
+    if (weight) throw new Error('cross_entropy: gradients with soft_label=True and a weight are not supported yet');
+    const L = toRows(label0);
+    const up = reduction === 'none' ? k.reshape(g!, [n]) : k.expandTo(reduction === 'mean' ? k.scale(g!, 1 / Math.max(n, 1)) : g!, [n]);
+    const u = perSample(up);
+    let dx: typeof x0 = null, dl: typeof x0 = null;
+    if (needsGrad[0]) {
+      dx = useSoftmax
+        ? k.mul(u, k.sub(k.mul(k.op('softmax', [X], { axis: -1 }), k.sum(L, [1], true)), L))
+        : k.neg(k.div(k.mul(u, L), X));
+      dx = fromRows(dx);
+    }
+    if (needsGrad[1]) dl = fromRows(k.neg(k.mul(u, useSoftmax ? k.op('log_softmax', [X], { axis: -1 }) : k.op('log', [X]))));
+    return [dx, dl, null];
+  }
+  const lab = k.reshape(label0!, [n]);
+  const ignore = attrs.ignore_index as number;
+  const valid = k.cmp('not_equal', lab, k.full([], ignore, k.dtype(label0!)));
+  const safe = k.where(valid, lab, k.full([], 0, k.dtype(label0!)));
+  let coef = k.cast(valid, dt);
+  if (weight) coef = k.mul(coef, k.op('gather', [weight, safe], { axis: 0 }));
+  let up;
+  if (reduction === 'none') up = k.reshape(g!, [n]);
+  else if (reduction === 'sum') up = g!;
+  else {
+    // The forward's denominator: weight sum, count of kept labels (ignore_index >= 0), or n; 0 becomes 1.
+    const den = weight || ignore >= 0 ? k.sum(coef, [0]) : k.full([], n, dt);
+    const safeDen = k.where(k.cmp('equal', den, k.scalar(0, den)), k.scalar(1, den), den);
+    up = k.div(g!, safeDen);
+  }
+  const c = perSample(k.mul(coef, up));
+  const hot = k.cast(k.op('one_hot', [safe], { num_classes: C }), dt);
+  const dx = useSoftmax
+    ? k.mul(c, k.sub(k.op('softmax', [X], { axis: -1 }), hot))
+    : k.mask(k.cmp('greater_than', hot, k.scalar(0, hot)), k.neg(k.div(c, X)));
+  return [fromRows(dx), null, null];
+};
 
 export const cross_entropy = registerOp({
   name: 'cross_entropy',
@@ -73,5 +138,7 @@ export const cross_entropy = registerOp({
   /** [ignore_index, reduction (0 none, 1 mean, 2 sum), soft_label, axis, use_softmax, hasWeight] */
   encode: (a, ins) => [a.ignore_index as number, REDUCTIONS.indexOf(a.reduction as string), a.soft_label ? 1 : 0,
     normAxis(a.axis as number, ins[0].shape.length, 'cross_entropy'), a.use_softmax ? 1 : 0, ins[2] ? 1 : 0],
+  grad: crossEntropyGrad,
+  gradReads: { inputs: [0, 1, 2] },
   api: { names: ['nn.functional.cross_entropy'] },
 });

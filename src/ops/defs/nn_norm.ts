@@ -5,6 +5,7 @@ import { callOp } from '../api.js';
 import { registerOp } from '../registry.js';
 import type { Attrs, OpDef, TensorMeta } from '../types.js';
 import { bindArgs } from './nn_util.js';
+import { kit } from '../grad_kit.js';
 
 function softmaxLike(name: string): OpDef {
   return registerOp({
@@ -22,6 +23,16 @@ function softmaxLike(name: string): OpDef {
       return [{ dtype: dt, shape: x.shape }];
     },
     encode: (a, ins) => [normAxis(a.axis as number, ins[0].shape.length, name)],
+    gradReads: { outputs: [0] },
+    // softmax: out * (g - sum(g * out)); log_softmax: g - exp(out) * sum(g); in out's dtype, then x's.
+    grad: ({ inputs: [x], outputs: [out], outGrads: [g], attrs }, ops) => {
+      const k = kit(ops);
+      const axis = normAxis(attrs.axis as number, k.rank(x!), name);
+      const gx = name === 'softmax'
+        ? k.mul(out, k.sub(g!, k.sum(k.mul(g!, out), [axis], true)))
+        : k.sub(g!, k.mul(k.exp(out), k.sum(g!, [axis], true)));
+      return [k.cast(gx, k.dtype(x!))];
+    },
     api: { names: [`nn.functional.${name}`] },
   });
 }
@@ -32,6 +43,37 @@ export const softmax = softmaxLike('softmax');
 export const log_softmax = softmaxLike('log_softmax');
 
 const staticNumel = (s: readonly Dim[]): number | null => (s.every((d) => typeof d === 'number') ? (s as number[]).reduce((p, d) => p * d, 1) : null);
+
+/**
+ * Gradients of `out` (the mean/variance outputs are statistics and pass none back). The
+ * statistics are recomputed from x with public ops, so the rule is differentiable again
+ * (create_graph) rather than leaning on the forward's saved, non-differentiable outputs.
+ * With x as [left, right], xhat = (x - mu) * rstd and gy = g * scale:
+ * dx = rstd * (gy - mean(gy) - xhat * mean(gy * xhat)), dscale = sum_rows(g * xhat), dbias = sum_rows(g).
+ */
+const layerNormGrad: OpDef['grad'] = ({ inputs: [x, scale, bias], outGrads: [g], attrs, needsGrad }, ops) => {
+  const k = kit(ops);
+  const xs = k.shape(x!);
+  const begin = attrs.begin_norm_axis as number;
+  const left = xs.slice(0, begin).reduce((a, b) => a * b, 1), right = xs.slice(begin).reduce((a, b) => a * b, 1);
+  const x2 = k.reshape(x!, [left, right]);
+  const g2 = k.reshape(g!, [left, right]);
+  const mu = k.op('mean', [x2], { axis: [1], keepdim: true });
+  const xc = k.sub(x2, mu);
+  const varc = k.op('mean', [k.square(xc)], { axis: [1], keepdim: true });
+  const rstd = k.op('rsqrt', [k.scale(varc, 1, attrs.epsilon as number)]);
+  const xhat = k.mul(xc, rstd);
+  const gy = scale ? k.mul(g2, k.reshape(scale, [1, right])) : g2;
+  let dx: typeof x = null;
+  if (needsGrad[0]) {
+    const m1 = k.op('mean', [gy], { axis: [1], keepdim: true });
+    const m2 = k.op('mean', [k.mul(gy, xhat)], { axis: [1], keepdim: true });
+    dx = k.reshape(k.mul(rstd, k.sub(k.sub(gy, m1), k.mul(xhat, m2))), xs);
+  }
+  const ds = scale && needsGrad[1] ? k.reshape(k.sum(k.mul(g2, xhat), [0]), k.shape(scale)) : null;
+  const db = bias && needsGrad[2] ? k.reshape(k.sum(g2, [0]), k.shape(bias)) : null;
+  return [dx, ds, db];
+};
 
 /**
  * Paddle's layer_norm op: normalises over dims [begin_norm_axis, rank) with the biased variance;
@@ -65,6 +107,8 @@ export const layer_norm = registerOp({
   },
   /** [epsilon, begin_norm_axis, hasScale, hasBias] */
   encode: (a, ins) => [a.epsilon as number, a.begin_norm_axis as number, ins[1] ? 1 : 0, ins[2] ? 1 : 0],
+  grad: layerNormGrad,
+  gradReads: { inputs: [0, 1] },
   api: { names: [] },
 });
 
@@ -106,6 +150,40 @@ const useGlobal = (a: Attrs): boolean => (a.use_global_stats === null ? !a.train
  * them) carry the updated values for nn.BatchNorm / functionalization to store; the public
  * function returns output 0 only.
  */
+/**
+ * batch_norm's gradients of `out` (the updated running statistics pass none back). Per channel,
+ * over every other axis: with batch statistics (training) the same form as layer_norm's,
+ * dx = rstd * (gy - mean(gy) - xhat * mean(gy * xhat)); with running statistics dx = gy * rstd.
+ */
+const batchNormGrad: OpDef['grad'] = ({ inputs: [x, rm, rv, w, b], outGrads: [g], attrs, needsGrad }, ops) => {
+  const k = kit(ops);
+  const xs = k.shape(x!);
+  const c = bnChannelAxis(attrs, xs.length);
+  const axes = xs.map((_, i) => i).filter((i) => i !== c);
+  const bshape = xs.map((d, i) => (i === c ? d : 1));
+  const col = (t: typeof x) => k.reshape(k.cast(t!, k.dtype(x!)), bshape);
+  const eps = attrs.epsilon as number;
+  let xc, rstd;
+  const global = useGlobal(attrs);
+  if (global) {
+    xc = k.sub(x!, col(rm));
+    rstd = k.op('rsqrt', [k.scale(col(rv), 1, eps)]);
+  } else {
+    xc = k.sub(x!, k.op('mean', [x], { axis: axes, keepdim: true }));
+    rstd = k.op('rsqrt', [k.scale(k.op('mean', [k.square(xc)], { axis: axes, keepdim: true }), 1, eps)]);
+  }
+  const xhat = k.mul(xc, rstd);
+  const gy = w ? k.mul(g!, col(w)) : g!;
+  let dx: typeof x = null;
+  if (needsGrad[0]) {
+    dx = global ? k.mul(gy, rstd) : k.mul(rstd, k.sub(k.sub(gy, k.op('mean', [gy], { axis: axes, keepdim: true })),
+      k.mul(xhat, k.op('mean', [k.mul(gy, xhat)], { axis: axes, keepdim: true }))));
+  }
+  const dw = w && needsGrad[3] ? k.reshape(k.sum(k.mul(g!, xhat), axes), k.shape(w)) : null;
+  const db = b && needsGrad[4] ? k.reshape(k.sum(g!, axes), k.shape(b)) : null;
+  return [dx, null, null, dw, db];
+};
+
 export const batch_norm = registerOp({
   name: 'batch_norm',
   inputs: [{ name: 'x' }, { name: 'running_mean' }, { name: 'running_var' }, { name: 'weight', optional: true }, { name: 'bias', optional: true }],
@@ -132,6 +210,8 @@ export const batch_norm = registerOp({
   },
   /** [momentum, epsilon, channelAxis, useGlobalStats, hasWeight, hasBias] */
   encode: (a, ins) => [a.momentum as number, a.epsilon as number, bnChannelAxis(a, ins[0].shape.length), useGlobal(a) ? 1 : 0, ins[3] ? 1 : 0, ins[4] ? 1 : 0],
+  grad: batchNormGrad,
+  gradReads: { inputs: [0, 1, 2, 3] },
   api: { names: ['nn.functional.batch_norm'], returnOutput: 0 },
 });
 

@@ -6,7 +6,8 @@
 import { isFloating } from '../../tensor/dtype.js';
 import { ShapeError, shapeStr } from '../../tensor/shape.js';
 import { registerOp } from '../registry.js';
-import type { Attrs, AttrSpec, TensorMeta } from '../types.js';
+import type { Attrs, AttrSpec, OpDef, TensorMeta } from '../types.js';
+import { type GradKit, kit } from '../grad_kit.js';
 import { dataFormat2d, PAD_ALGO_CODE, padding2d, pair, windowOut } from './nn_util.js';
 
 const pos = (n: number) => n > 0;
@@ -50,6 +51,57 @@ function poolEncode(op: string, a: Attrs, exclusive: boolean, divisor: number, m
   return [...kernel, ...stride, PAD_ALGO_CODE[pad.algo], ...pad.pads, ceil ? 1 : 0, channelLast ? 1 : 0, exclusive ? 1 : 0, divisor, mask ? 1 : 0];
 }
 
+/**
+ * Pool gradients, by kernel offset: for each (i, j) in the window, the strided slice of the
+ * padded input at that offset lines up element for element with the output, so a gradient for
+ * every window can be scattered back to the input positions it read (GradKit.scatterStrided),
+ * summed over offsets, and the padding cropped off. kh*kw rounds of a few public ops.
+ */
+function poolGrad(op: 'max_pool2d' | 'avg_pool2d'): OpDef['grad'] {
+  return ({ inputs: [x0], outputs: [out0], outGrads: [g0], attrs }, ops) => {
+    const k = kit(ops);
+    const { channelLast, kernel: [kh, kw], stride: [sh, sw], pad } = poolAttrs(op, attrs);
+    const nchw = <T>(kk: GradKit<T>, t: T) => (channelLast ? kk.transpose(t, [0, 3, 1, 2]) : t);
+    const x = nchw(k, x0!), out = nchw(k, out0), g = nchw(k, g0!);
+    const [, , H, W] = k.shape(x);
+    const [, , OH, OW] = k.shape(g);
+    let [pt, , pl] = pad.pads;
+    if (pad.algo === 'SAME') { pt = samePads(H, kh, sh)[0]; pl = samePads(W, kw, sw)[0]; }
+    if (pad.algo === 'VALID') { pt = 0; pl = 0; }
+    const pb = Math.max(0, (OH - 1) * sh + kh - pt - H), pr = Math.max(0, (OW - 1) * sw + kw - pl - W);
+    const Hp = pt + H + pb, Wp = pl + W + pr;
+    const padded = (t: typeof x, value: number) => k.op('pad', [t], { pad: [0, 0, 0, 0, pt, pb, pl, pr], value });
+    const at = (t: typeof x, i: number, j: number) =>
+      k.op('strided_slice', [t], { axes: [2, 3], starts: [i, j], ends: [i + (OH - 1) * sh + 1, j + (OW - 1) * sw + 1], strides: [sh, sw] });
+    const scatter = (t: typeof x, i: number, j: number) => k.scatterStrided(k.scatterStrided(t, 2, Hp, i, sh), 3, Wp, j, sw);
+    let total: typeof x | null = null;
+    const addUp = (t: typeof x) => { total = total ? k.add(total, t) : t; };
+    if (op === 'max_pool2d') {
+      // The first maximum of each window in row-major order gets the gradient (Paddle's rule).
+      const xp = padded(x, -Infinity);
+      let taken: typeof x | null = null;
+      for (let i = 0; i < kh; i++) for (let j = 0; j < kw; j++) {
+        let hit = k.cmp('equal', at(xp, i, j), out);
+        if (taken) hit = k.op('logical_and', [hit, k.op('logical_not', [taken])]);
+        taken = taken ? k.op('logical_or', [taken, hit]) : hit;
+        addUp(scatter(k.mask(hit, g), i, j));
+      }
+    } else {
+      // 1/divisor per window from the forward itself: pooling ones gives count/divisor.
+      const ones = k.full(k.shape(x), 1, k.dtype(x));
+      const real = padded(ones, 0);
+      let count: typeof x | null = null;
+      for (let i = 0; i < kh; i++) for (let j = 0; j < kw; j++) count = count ? k.add(count, at(real, i, j)) : at(real, i, j);
+      const pooledOnes = k.op('avg_pool2d', [ones], { ...attrs, data_format: 'NCHW' });
+      const share = k.mul(g, k.div(pooledOnes, count!));
+      for (let i = 0; i < kh; i++) for (let j = 0; j < kw; j++) addUp(scatter(share, i, j));
+    }
+    let dx = k.op('slice', [total], { axes: [2, 3], starts: [pt, pl], ends: [pt + H, pl + W] });
+    if (channelLast) dx = k.transpose(dx, [0, 2, 3, 1]);
+    return [dx];
+  };
+}
+
 const WINDOW: AttrSpec[] = [
   { name: 'kernel_size', type: 'int[]' },
   { name: 'stride', type: 'int[]', default: null },
@@ -72,7 +124,9 @@ export const max_pool2d = registerOp({
     return [out, { dtype: 'int32', shape: out.shape }];
   },
   encode: (a) => poolEncode('max_pool2d', a, false, NaN, Boolean(a.return_mask)),
-  api: { names: ['nn.functional.max_pool2d'] },
+  grad: poolGrad('max_pool2d'),
+  gradReads: { inputs: [0], outputs: [0] },
+  api: { names: ['nn.functional.max_pool2d'], unwrapSingle: true },
 });
 
 /** F.avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None, data_format='NCHW'). */
@@ -89,5 +143,7 @@ export const avg_pool2d = registerOp({
   },
   // divisor_override rescales the average by kh*kw/divisor (Paddle: out * (kh * kw) / divisor).
   encode: (a) => poolEncode('avg_pool2d', a, Boolean(a.exclusive), a.divisor_override === null ? NaN : (a.divisor_override as number), false),
+  grad: poolGrad('avg_pool2d'),
+  gradReads: {},
   api: { names: ['nn.functional.avg_pool2d'] },
 });

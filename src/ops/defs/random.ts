@@ -10,6 +10,7 @@ import { normAxis } from '../../tensor/shape.js';
 import { registerOp } from '../registry.js';
 import type { Attrs, AttrSpec, OpDef, TensorMeta } from '../types.js';
 import { shapeList, u64Halves } from './nn_util.js';
+import { kit } from '../grad_kit.js';
 
 function floatDType(op: string, a: Attrs): DType {
   const d = a.dtype === null || a.dtype === undefined ? 'float32' : toDType(a.dtype as string);  // normal has no dtype
@@ -138,6 +139,18 @@ export const dropout = registerOp({
   encode: (a, ins) => {
     const axes = dropoutAxes(a, ins[0].shape.length);
     return [a.p as number, a.training ? 1 : 0, DROPOUT_MODES.indexOf(a.mode as string), axes.length, ...axes];
+  },
+  gradReads: { outputs: [0] },
+  // The kernel keeps no mask, so kept elements are read off the output (out != 0). That is exact
+  // except where x itself was 0 and was kept: there the gradient comes out 0 instead of 1/(1-p).
+  grad: ({ outputs: [out], outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    const p = attrs.p as number, up = attrs.mode === 'upscale_in_train';
+    if (p === 0 || (!attrs.training && up)) return [g];
+    if (!attrs.training) return [k.scale(g!, 1 - p)];
+    if (p === 1) return [k.zerosLike(g!)];
+    const kept = k.cmp('not_equal', out, k.scalar(0, out));
+    return [k.mask(kept, up ? k.scale(g!, 1 / (1 - p)) : g!)];
   },
   api: { names: ['nn.functional.dropout'] },
 });

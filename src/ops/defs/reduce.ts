@@ -12,6 +12,7 @@ import { reduceAxes, reducedShape, requireFloat } from '../infer.js';
 import { type DType, toDType } from '../../tensor/dtype.js';
 import { type Dim, isStatic, normAxis, numel, ShapeError, shapeStr } from '../../tensor/shape.js';
 import type { AttrSpec, Attrs, OpDef, TensorMeta } from '../types.js';
+import { type GradKit, kit } from '../grad_kit.js';
 
 const AXIS: AttrSpec = { name: 'axis', type: 'int[]', default: null };
 const KEEPDIM: AttrSpec = { name: 'keepdim', type: 'bool', default: false };
@@ -51,6 +52,8 @@ interface ReduceSpec {
   /** Attributes appended after [n_axes, axes..., keepdim]. */
   extra?: (a: Attrs) => number[];
   emptyRaises?: boolean;
+  grad?: OpDef['grad'];
+  gradReads?: OpDef['gradReads'];
 }
 
 function reduction(name: string, spec: ReduceSpec): OpDef {
@@ -70,8 +73,25 @@ function reduction(name: string, spec: ReduceSpec): OpDef {
       const axes = axesOf(name, a.axis, x.shape.length);
       return [axes.length, ...axes, a.keepdim ? 1 : 0, ...(spec.extra?.(a) ?? [])];
     },
+    grad: spec.grad,
+    gradReads: spec.gradReads,
   });
 }
+
+/**
+ * A reduction's rule from its local derivative: g (and out) are brought back to x's shape
+ * (keepdim form, then broadcast) and `local` combines them elementwise.
+ */
+function reduceGrad(name: string, local: <T>(k: GradKit<T>, x: T, out: T, g: T) => T): OpDef['grad'] {
+  return ({ inputs: [x], outputs: [out], outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    const xs = k.shape(x!);
+    const axes = axesOf(name, attrs.axis, xs.length);
+    return [local(k, x!, k.unreduce(out, xs, axes), k.unreduce(k.cast(g!, k.dtype(x!)), xs, axes))];
+  };
+}
+/** max/min: Paddle gives the gradient to every element equal to the result (ties each get all of it). */
+const argExtremumGrad = (name: string) => reduceGrad(name, (k, x, out, g) => k.mask(k.cmp('equal', x, out), g));
 
 const dtypeOr = (a: Attrs, d: DType): DType => (a.dtype === null ? d : toDType(a.dtype as string));
 
@@ -80,32 +100,74 @@ export const sum = reduction('sum', {
   attrs: [AXIS, DTYPE, KEEPDIM],
   input: 'any',
   outDtype: (x, a) => dtypeOr(a, x === 'bool' || x === 'int32' ? 'int64' : x),
+  grad: ({ inputs: [x], outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    const xs = k.shape(x!);
+    return [k.unreduce(k.cast(g!, k.dtype(x!)), xs, axesOf('sum', attrs.axis, xs.length))];
+  },
+  gradReads: {},
 });
 /** mean(x, axis=None, keepdim=False). */
-export const mean = reduction('mean', { attrs: [AXIS, KEEPDIM], input: 'float' });
+export const mean = reduction('mean', {
+  attrs: [AXIS, KEEPDIM], input: 'float', gradReads: {},
+  grad: ({ inputs: [x], outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    const xs = k.shape(x!);
+    const axes = axesOf('mean', attrs.axis, xs.length);
+    const count = axes.reduce((n, a) => n * xs[a], 1);
+    return [k.unreduce(k.scale(g!, 1 / Math.max(count, 1)), xs, axes)];
+  },
+});
 /** max(x, axis=None, keepdim=False). */
-export const max = reduction('max', { attrs: [AXIS, KEEPDIM], input: 'nonbool', emptyRaises: true });
+export const max = reduction('max', { attrs: [AXIS, KEEPDIM], input: 'nonbool', emptyRaises: true, grad: argExtremumGrad('max'), gradReads: { inputs: [0], outputs: [0] } });
 /** min(x, axis=None, keepdim=False). */
-export const min = reduction('min', { attrs: [AXIS, KEEPDIM], input: 'nonbool', emptyRaises: true });
+export const min = reduction('min', { attrs: [AXIS, KEEPDIM], input: 'nonbool', emptyRaises: true, grad: argExtremumGrad('min'), gradReads: { inputs: [0], outputs: [0] } });
 /** prod(x, axis=None, keepdim=False, dtype=None). */
-export const prod = reduction('prod', { attrs: [AXIS, KEEPDIM, DTYPE], input: 'nonbool', outDtype: (x, a) => dtypeOr(a, x) });
+export const prod = reduction('prod', {
+  attrs: [AXIS, KEEPDIM, DTYPE], input: 'nonbool', outDtype: (x, a) => dtypeOr(a, x),
+  // out / x: like Paddle's prod_grad, undefined (inf/NaN) where x is 0.
+  gradReads: { inputs: [0], outputs: [0] },
+  grad: reduceGrad('prod', (k, x, out, g) => k.mul(g, k.div(k.cast(out, k.dtype(x)), x))),
+});
 /** any(x, axis=None, keepdim=False). */
 export const any = reduction('any', { attrs: [AXIS, KEEPDIM], input: 'any', outDtype: () => 'bool' });
 /** all(x, axis=None, keepdim=False). */
 export const all = reduction('all', { attrs: [AXIS, KEEPDIM], input: 'any', outDtype: () => 'bool' });
 /** logsumexp(x, axis=None, keepdim=False): log(sum(exp(x))), computed as max + log(sum(exp(x - max))). */
-export const logsumexp = reduction('logsumexp', { attrs: [AXIS, KEEPDIM], input: 'float' });
+export const logsumexp = reduction('logsumexp', {
+  attrs: [AXIS, KEEPDIM], input: 'float',
+  gradReads: { inputs: [0], outputs: [0] },
+  grad: reduceGrad('logsumexp', (k, x, out, g) => k.mul(g, k.exp(k.sub(x, out)))),
+});
+/** var and std: d var = 2 (x - mean) / (n - unbiased); d std = d var / (2 std). */
+function spreadGrad(name: 'var' | 'std'): OpDef['grad'] {
+  return ({ inputs: [x], outputs: [out], outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    const xs = k.shape(x!);
+    const axes = axesOf(name, attrs.axis, xs.length);
+    const n = axes.reduce((a, ax) => a * xs[ax], 1) - (attrs.unbiased ? 1 : 0);
+    const xc = k.sub(x!, k.op('mean', [x], { axis: axes, keepdim: true }));
+    let d = k.mul(k.unreduce(g!, xs, axes), k.scale(xc, (name === 'var' ? 2 : 1) / n));
+    if (name === 'std') d = k.div(d, k.unreduce(out, xs, axes));
+    return [d];
+  };
+}
+
 /** var(x, axis=None, unbiased=True, keepdim=False). */
 export const variance = reduction('var', {
   attrs: [AXIS, { name: 'unbiased', type: 'bool', default: true }, KEEPDIM],
   input: 'float',
   extra: (a) => [a.unbiased ? 1 : 0],
+  grad: spreadGrad('var'),
+  gradReads: { inputs: [0] },
 });
 /** std(x, axis=None, unbiased=True, keepdim=False). */
 export const std = reduction('std', {
   attrs: [AXIS, { name: 'unbiased', type: 'bool', default: true }, KEEPDIM],
   input: 'float',
   extra: (a) => [a.unbiased ? 1 : 0],
+  grad: spreadGrad('std'),
+  gradReads: { inputs: [0], outputs: [0] },
 });
 
 function argReduction(name: 'argmax' | 'argmin'): OpDef {
@@ -155,4 +217,14 @@ export const cumsum = registerOp({
     return [{ dtype, shape: x.shape }];
   },
   encode: (a, [x]) => [a.axis === null ? NaN : normAxis(a.axis as number, x.shape.length, 'cumsum')],
+  gradReads: {},
+  // A reversed running sum of g (flattened first when axis is None).
+  grad: ({ inputs: [x], outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    const xs = k.shape(x!);
+    const axis = attrs.axis === null ? 0 : normAxis(attrs.axis as number, xs.length, 'cumsum');
+    const gx = k.cast(g!, k.dtype(x!));
+    const rev = k.op('flip', [k.op('cumsum', [k.op('flip', [gx], { axis: [axis] })], { axis })], { axis: [axis] });
+    return [k.reshape(rev, xs)];
+  },
 });

@@ -138,6 +138,8 @@ function triangle(name: 'tril' | 'triu'): OpDef {
       return [metaOf(x, [...x.shape])];
     },
     encode: (a) => [a.diagonal as number],
+    gradReads: {},
+    grad: ({ outGrads: [g], attrs }, ops) => [ops.run(name, [g], { diagonal: attrs.diagonal })[0]],
   });
 }
 export const tril = triangle('tril');

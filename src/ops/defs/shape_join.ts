@@ -4,6 +4,7 @@
 import { registerOp } from '../registry.js';
 import { type Dim, dimAdd, dimFloorDiv, dimMul, dimSub, normAxis, ShapeError, shapeStr } from '../../tensor/shape.js';
 import type { Attrs, TensorMeta } from '../types.js';
+import { kit } from '../grad_kit.js';
 import { axisList, intAttr, intList, metaOf, staticDim, unifyDim } from './shape_common.js';
 
 function sameDType(op: string, ins: readonly TensorMeta[]): void {
@@ -39,6 +40,13 @@ export const concat = registerOp({
     return [metaOf(ins[0], out)];
   },
   encode: (a, ins) => [concatAxis(ins, a)],
+  gradReads: {},
+  // g split back into the inputs' sizes along axis.
+  grad: ({ inputs, outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    const axis = concatAxis(inputs.map((x) => k.o.meta(x!)), attrs);
+    return inputs.length === 1 ? [g] : ops.run('split', [g], { num_or_sections: inputs.map((x) => k.shape(x!)[axis]), axis });
+  },
   api: { names: ['concat'] },
 });
 
@@ -65,6 +73,8 @@ export const stack = registerOp({
     return [metaOf(ins[0], shape)];
   },
   encode: (a, ins) => [stackAxis(ins, a)],
+  gradReads: {},
+  grad: ({ inputs, outGrads: [g], attrs }, ops) => ops.run('unbind', [g], { axis: stackAxis(inputs.map((x) => ops.meta(x!)), attrs) }),
   api: { names: ['stack'] },
 });
 
@@ -111,6 +121,14 @@ export const split = registerOp({
   },
   numOutputs: ([x], a) => splitSections(x, a).sizes.length,
   encode: (a, [x]) => [splitSections(x, a).axis],
+  gradReads: {},
+  // Outputs nobody used get zeros.
+  grad: ({ inputs: [x], outputs, outGrads, attrs }, ops) => {
+    const k = kit(ops);
+    const { axis } = splitSections(ops.meta(x!), attrs);
+    const parts = outGrads.map((g, i) => g ?? k.zerosOf(outputs[i]));
+    return [parts.length === 1 ? parts[0] : k.op('concat', parts, { axis })];
+  },
 });
 
 function unbindAxis(x: TensorMeta, a: Attrs): number {
@@ -132,6 +150,11 @@ export const unbind = registerOp({
   },
   numOutputs: ([x], a) => staticDim('unbind', x.shape[unbindAxis(x, a)], 'the unbound axis'),
   encode: (a, [x]) => [unbindAxis(x, a)],
+  gradReads: {},
+  grad: ({ inputs: [x], outputs, outGrads, attrs }, ops) => {
+    const k = kit(ops);
+    return [k.op('stack', outGrads.map((g, i) => g ?? k.zerosOf(outputs[i])), { axis: unbindAxis(ops.meta(x!), attrs) })];
+  },
 });
 
 /** repeat_times padded with leading 1s to the output rank (x is padded the same way). */
@@ -155,6 +178,16 @@ export const tile = registerOp({
     return [metaOf(x, xs.map((d, i) => dimMul(d, reps[i])))];
   },
   encode: (a, [x]) => tileReps(x, a),
+  gradReads: {},
+  // Output dim i is reps[i] copies of x's dim: view g as [.., reps, dim, ..] and sum the copies.
+  grad: ({ inputs: [x], outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    const reps = tileReps(ops.meta(x!), attrs);
+    const xs = [...new Array<number>(reps.length - k.rank(x!)).fill(1), ...k.shape(x!)];
+    const split = xs.flatMap((d, i) => [reps[i], d]);
+    const summed = k.sum(k.reshape(g!, split), reps.map((_, i) => 2 * i));
+    return [k.reshape(summed, k.shape(x!))];
+  },
 });
 
 function flipAxes(x: TensorMeta, a: Attrs): Set<number> {
@@ -174,6 +207,8 @@ export const flip = registerOp({
     const axes = flipAxes(x, a);
     return (x.shape as number[]).flatMap((d, i) => (axes.has(i) && d > 0 ? [d - 1, -1] : [0, 1]));
   },
+  gradReads: {},
+  grad: ({ outGrads: [g], attrs }, ops) => [kit(ops).op('flip', [g], { axis: attrs.axis })],
 });
 
 const PAD_MODES = ['constant', 'reflect', 'replicate', 'circular'];
@@ -222,5 +257,12 @@ export const pad = registerOp({
     return [metaOf(x, x.shape.map((d, i) => dimAdd(d, pairs[i][0] + pairs[i][1])))];
   },
   encode: (a, [x]) => [Number(a.value), ...padPairs(x, a).flat()],
+  gradReads: {},
+  grad: ({ inputs: [x], outGrads: [g], attrs }, ops) => {
+    const pairs = padPairs(ops.meta(x!), attrs);
+    const xs = kit(ops).shape(x!);
+    const axes = xs.map((_, i) => i);
+    return [kit(ops).op('slice', [g], { axes, starts: pairs.map((p) => p[0]), ends: pairs.map((p, i) => p[0] + xs[i]) })];
+  },
   api: { names: ['nn.functional.pad'], methods: [] },
 });

@@ -4,6 +4,7 @@
 import { registerOp } from '../registry.js';
 import { type Dim, ShapeError } from '../../tensor/shape.js';
 import type { Attrs, TensorMeta } from '../types.js';
+import { kit } from '../grad_kit.js';
 import { axisList, intList, metaOf, sliceBounds, sliceLen, stridedBounds, stridedLen } from './shape_common.js';
 
 interface SliceArgs { axes: number[]; starts: number[]; ends: number[] }
@@ -45,6 +46,20 @@ export const slice = registerOp({
     let offset = x.offset;
     for (const [ax, s] of begin) offset += s * x.strides[ax];
     return { shape, strides: [...x.strides], offset };
+  },
+  gradReads: {},
+  // g padded with zeros back to x's shape (a repeated axis: the last entry wins, as forward).
+  grad: ({ inputs: [x], outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    const xs = k.shape(x!);
+    const { axes, starts, ends } = sliceArgs(k.o.meta(x!), attrs);
+    const pads = new Array<number>(2 * xs.length).fill(0);
+    axes.forEach((ax, i) => {
+      const [s, e] = sliceBounds('slice', xs[ax], starts[i], ends[i], ax);
+      pads[2 * ax] = s;
+      pads[2 * ax + 1] = xs[ax] - e;
+    });
+    return [pads.some((p) => p !== 0) ? k.op('pad', [g!], { pad: pads }) : g];
   },
 });
 
@@ -96,5 +111,16 @@ export const strided_slice = registerOp({
       strides.push(Math.abs(step) * x.strides[d]);
     });
     return { shape, strides, offset };
+  },
+  gradReads: {},
+  grad: ({ inputs: [x], outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    const xs = k.shape(x!);
+    let t: typeof g = g!;
+    stridedPlan({ shape: xs }, attrs).forEach(([first, step, count], d) => {
+      if (first === 0 && step === 1 && count === xs[d]) return;
+      t = k.scatterStrided(t!, d, xs[d], first, step);
+    });
+    return [t];
   },
 });

@@ -5,7 +5,12 @@
 import { registerOp } from '../registry.js';
 import { type Dim, dimMul, normAxis, ShapeError, shapeStr } from '../../tensor/shape.js';
 import type { Attrs, StridedMeta, TensorMeta, ViewSpec } from '../types.js';
+import type { OpDef } from '../types.js';
+import { kit } from '../grad_kit.js';
 import { axisList, intAttr, intList, metaOf, reshapeStrides, reshapeTarget } from './shape_common.js';
+
+/** Ops that only reshape: the gradient is g in x's shape. */
+const reshapeBack: OpDef['grad'] = ({ inputs: [x], outGrads: [g] }, ops) => { const k = kit(ops); return [k.reshape(g!, k.shape(x!))]; };
 
 const asView = (x: StridedMeta, shape: number[], strides: number[] | null): ViewSpec | null =>
   strides ? { shape, strides, offset: x.offset } : null;
@@ -22,6 +27,8 @@ export const reshape = registerOp({
     const shape = reshapeTarget('reshape', x.shape, intList('reshape', 'shape', a.shape)) as number[];
     return asView(x, shape, reshapeStrides(x.shape, x.strides, shape));
   },
+  grad: reshapeBack,
+  gradReads: {},
 });
 
 function permOf(x: TensorMeta, a: Attrs): number[] {
@@ -41,6 +48,13 @@ export const transpose = registerOp({
   view: (x, a) => {
     const p = permOf(x, a);
     return { shape: p.map((i) => x.shape[i]), strides: p.map((i) => x.strides[i]), offset: x.offset };
+  },
+  gradReads: {},
+  grad: ({ inputs: [x], outGrads: [g], attrs }, ops) => {
+    const p = permOf(kit(ops).o.meta(x!), attrs);
+    const inv = new Array<number>(p.length);
+    p.forEach((q, i) => { inv[q] = i; });
+    return [kit(ops).transpose(g!, inv)];
   },
 });
 
@@ -63,6 +77,8 @@ export const squeeze = registerOp({
     const keep = squeezeKeep(x.shape, a.axis);
     return { shape: x.shape.filter((_, i) => keep[i]), strides: x.strides.filter((_, i) => keep[i]), offset: x.offset };
   },
+  grad: reshapeBack,
+  gradReads: {},
 });
 
 /** Positions of the inserted dims in the output, applying axes one after another as Paddle does. */
@@ -95,6 +111,8 @@ export const unsqueeze = registerOp({
     }
     return { shape, strides, offset: x.offset };
   },
+  grad: reshapeBack,
+  gradReads: {},
 });
 
 function flattenShape(shape: readonly Dim[], a: Attrs): Dim[] {
@@ -123,6 +141,8 @@ export const flatten = registerOp({
     const shape = flattenShape(x.shape, a) as number[];
     return asView(x, shape, reshapeStrides(x.shape, x.strides, shape));
   },
+  grad: reshapeBack,
+  gradReads: {},
 });
 
 /** Paddle's expand rules: -1 keeps a dim, new leading dims must be positive, only size-1 dims grow. */
@@ -157,6 +177,8 @@ export const expand = registerOp({
     const strides = shape.map((d, i) => (i < diff || x.shape[i - diff] !== d ? 0 : x.strides[i - diff]));
     return { shape, strides, offset: x.offset };
   },
+  grad: ({ inputs: [x], outGrads: [g] }, ops) => { const k = kit(ops); return [k.sumTo(g!, k.shape(x!))]; },
+  gradReads: {},
   api: { names: ['expand', 'broadcast_to'], methods: ['expand', 'broadcast_to'] },
 });
 
@@ -178,5 +200,7 @@ export const contiguous = registerOp({
   infer: ([x]) => [metaOf(x, [...x.shape])],
   encode: () => [],
   view: (x) => (isContiguous(x) ? { shape: [...x.shape], strides: [...x.strides], offset: x.offset } : null),
+  grad: ({ outGrads: [g] }) => [g],
+  gradReads: {},
   api: { names: [], methods: ['contiguous'] },
 });

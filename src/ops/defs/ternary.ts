@@ -2,6 +2,7 @@
 import { registerOp } from '../registry.js';
 import { broadcastShapes, ShapeError, shapeStr } from '../../tensor/shape.js';
 import type { Attrs, TensorMeta } from '../types.js';
+import { kit } from '../grad_kit.js';
 
 function requireNonBool(op: string, m: TensorMeta): void {
   if (m.dtype === 'bool') throw new TypeError(`${op}: expected a numeric input, got bool`);
@@ -34,6 +35,12 @@ export const where = registerOp({
     }
     return [{ dtype: x.dtype, shape }];
   },
+  gradReads: { inputs: [0] },
+  grad: ({ inputs: [c, x, y], outGrads: [g], needsGrad }, ops) => {
+    const k = kit(ops);
+    const zero = k.scalar(0, g!);
+    return [null, needsGrad[1] ? k.sumTo(k.where(c!, g!, zero), k.shape(x!)) : null, needsGrad[2] ? k.sumTo(k.where(c!, zero, g!), k.shape(y!)) : null];
+  },
 });
 
 /**
@@ -55,6 +62,18 @@ export const clip = registerOp({
   encode: (a) => {
     const mn = a.min as number | null, mx = a.max as number | null;
     return [mn === null ? 0 : 1, mn ?? 0, mx === null ? 0 : 1, mx ?? 0];
+  },
+  gradReads: { inputs: [0] },
+  // Paddle's clip_grad passes g strictly inside (min, max) only.
+  grad: ({ inputs: [x], outGrads: [g], attrs }, ops) => {
+    const k = kit(ops);
+    let m: ReturnType<typeof k.scalar> | null = null;
+    if (attrs.min !== null) m = k.cmp('greater_than', x!, k.scalar(attrs.min as number, x!));
+    if (attrs.max !== null) {
+      const hi = k.cmp('less_than', x!, k.scalar(attrs.max as number, x!));
+      m = m ? k.op('logical_and', [m, hi]) : hi;
+    }
+    return [m ? k.mask(m, g!) : g];
   },
   inplace: true,
 });
@@ -79,5 +98,7 @@ export const scale = registerOp({
     if (typeof a.bias !== 'number') throw new TypeError(`scale: 'bias' must be a number, got ${JSON.stringify(a.bias)}`);
     return [{ dtype: x.dtype, shape: x.shape }];
   },
+  grad: ({ outGrads: [g], attrs }, ops) => [kit(ops).scale(g!, attrs.scale as number)],
+  gradReads: {},
   inplace: true,
 });

@@ -1,5 +1,5 @@
 """Basic indexing: ints, slices, None, Ellipsis (built from slice / strided_slice / squeeze /
-unsqueeze), tensor indices, and the documented NotImplementedError of assignment."""
+unsqueeze), tensor indices; assignment is in test_setitem.py."""
 import paddle
 
 
@@ -71,11 +71,8 @@ def test_iteration_uses_indexing():
     assert [v.item() for v in paddle.to_tensor([5, 6])] == [5, 6]
 
 
-def test_setitem_is_not_implemented_yet():
+def test_setitem_works_now():
+    # Assignment is covered by test_setitem.py; this keeps the old documented behaviour's slot.
     x = x23()
-    try:
-        x[0] = 1.0
-    except NotImplementedError as e:
-        assert 'set_value' in str(e)
-    else:
-        raise AssertionError('__setitem__ should raise NotImplementedError until set_value exists')
+    x[0] = 1.0
+    assert x.tolist() == [[1.0, 1.0, 1.0], [4.0, 5.0, 6.0]]

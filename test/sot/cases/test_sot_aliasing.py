@@ -3,10 +3,10 @@ Each row runs eagerly and translated on fresh inputs and compares the result, ev
 tensor afterwards (the aliased tensors eager may have changed), object identity of returned
 inputs, and any exception (type and message).
 
-State of the registry these rows were written against: Tensor.__setitem__ raises
-NotImplementedError (no set_value op), there are no in-place methods (add_, relu_, ...) and no
-paddle.assign, and Tensor.set_value replaces a tensor's data (views keep the old data). The
-invariant checked is the same whatever the registry grows: never a different answer than eager.
+Item assignment writes into the tensor's storage (views see it), in-place methods (add_,
+relu_, ...) exist, Tensor.set_value replaces a tensor's data (views keep the old data), and
+paddle.assign does not exist yet (that row compares the AttributeError). The invariant checked
+is the same whatever the registry grows: never a different answer than eager.
 """
 import paddle
 from sot_check import same, t
@@ -169,8 +169,8 @@ def test_aliasing_table():
     assert not failures, '\n'.join(failures)
 
 
-def test_registry_has_no_inplace_ops_yet():
-    """Documents why the in-place rows above compare errors: when the registry grows in-place
-    variants these rows start comparing values, and this test says so."""
-    x = t([1.0])
-    assert not hasattr(x, 'add_') and not hasattr(paddle, 'assign')
+def test_inplace_rows_run_for_real():
+    """The item-assignment and in-place rows compare values, not errors: eager runs them."""
+    for fn in (setitem_input, setitem_view, setitem_intermediate, inplace_method, inplace_relu):
+        status, value = _run(fn, _inputs())
+        assert status == 'ok', '%s raised eagerly: %r' % (fn.__name__, value)

@@ -71,3 +71,13 @@ def test_builtins_on_tensors():
         return abs(x), max(x.sum(), x.mean()) if False else x, sum([x, x, x]), min([x * 2][0].shape), len(x)
     sf = check(f, (X,))
     assert_no_breaks(sf)
+
+
+def test_hasattr_and_getattr_on_builtin_values():
+    """Only the attributes the builtin type really has: hasattr([], 'x') is False (a translator
+    that answered True would then fail calling it)."""
+    def f(x, lst, d):
+        n = (1 if hasattr(lst, 'append') else 0) + (10 if hasattr(lst, 'nope') else 0)
+        n += (100 if hasattr(d, 'keys') else 0) + (1000 if hasattr(3, 'real') else 0) + (5 if hasattr('s', 'zz') else 0)
+        return x + n + getattr(lst, 'missing', 7)
+    check(f, (X, [1], {'a': 1}))

@@ -80,6 +80,12 @@ def plain_attr(oid, name):
 
 
 
+def builtin_type_has_attr(type_name, name):
+    """Whether instances of a builtin type (int, str, list, dict, ...) have attribute `name`."""
+    t = type(None) if type_name == 'NoneType' else getattr(builtins, type_name)
+    return hasattr(t, name)
+
+
 # ---- helpers the translator asks (translation time only) ----------------------------------------
 def dtype_name(oid):
     """The dtype name an object stands for (a paddle dtype, 'float32', float, int, bool), or ''."""

@@ -431,5 +431,5 @@ def is_library(oid):
 # TypeScript reaches every entry point as an attribute of this module.
 from .queries import (  # noqa: E402,F401
     TENSOR_SAMPLE, builtin_object, compat_function, describe, dtype_name, dtype_object, import_module, isinstance_,
-    layer_call_target, plain_attr, sorted_values, super_attr,
+    layer_call_target, plain_attr, sorted_values, super_attr, builtin_type_has_attr,
 )

@@ -295,6 +295,12 @@ class Layer:
                 seen.add(id(p))
                 yield lp + ('.' if lp else '') + name, p
 
+    def clear_gradients(self, set_to_zero=True):
+        """Zeroes (or, with set_to_zero=False, drops) the gradients of every parameter."""
+        for p in self.parameters():
+            if not p.stop_gradient:
+                p.clear_gradient(set_to_zero)
+
     def parameters(self, include_sublayers=True):
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 

@@ -10,12 +10,8 @@ class MaxPool2D(Layer):
         self.return_mask, self.ceil_mode, self.data_format = return_mask, ceil_mode, data_format
 
     def forward(self, x):
-        out = F.max_pool2d(x, kernel_size=self.ksize, stride=self.stride, padding=self.padding,
-                           return_mask=self.return_mask, ceil_mode=self.ceil_mode, data_format=self.data_format)
-        # the registry op has a variable output count, so it answers with a list even for one
-        if not self.return_mask and isinstance(out, (list, tuple)):
-            return out[0]
-        return out
+        return F.max_pool2d(x, kernel_size=self.ksize, stride=self.stride, padding=self.padding,
+                            return_mask=self.return_mask, ceil_mode=self.ceil_mode, data_format=self.data_format)
 
     def extra_repr(self):
         return 'kernel_size=%s, stride=%s, padding=%s' % (self.ksize, self.stride, self.padding)

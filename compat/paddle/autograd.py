@@ -1,0 +1,201 @@
+"""paddle.autograd: the Python face of Skiff's eager autograd (src/autograd, via the bridge's
+ag_* calls in frontend/python/bridge_autograd.ts).
+
+The tape, backward and gradient rules all live in the runtime; Python only passes handles.
+Grad mode is the runtime's switch, so `paddle.no_grad` here also governs ops run from TS.
+"""
+import functools
+
+from . import _bridge
+from .tensor import Tensor, _wrap, _result
+
+_js = _bridge._js
+_error = _bridge.error
+
+# ---- grad mode -------------------------------------------------------------------------------
+
+
+def is_grad_enabled():
+    return bool(_js.ag_is_enabled())
+
+
+def _set(mode):
+    """Sets grad mode; returns the previous one."""
+    return _js.ag_set_enabled(bool(mode)) == 1
+
+
+class _GradMode:
+    """A context manager that is also a decorator (`with paddle.no_grad():` / `@paddle.no_grad()`)."""
+    _mode = False
+
+    def __new__(cls, func=None):
+        self = object.__new__(cls)
+        if callable(func):         # bare decorator: @paddle.no_grad
+            return self(func)
+        return self
+
+    def __enter__(self):
+        self._prev = _set(self._mode)
+        return self
+
+    def __exit__(self, *exc):
+        _set(self._prev)
+        return False
+
+    def __call__(self, fn):
+        mode = self._mode
+
+        @functools.wraps(fn)
+        def wrapper(*a, **k):
+            prev = _set(mode)
+            try:
+                return fn(*a, **k)
+            finally:
+                _set(prev)
+        return wrapper
+
+
+class no_grad(_GradMode):
+    """Ops inside do not record gradients (context manager or decorator)."""
+    _mode = False
+
+
+class enable_grad(_GradMode):
+    """Ops inside record gradients even within no_grad (context manager or decorator)."""
+    _mode = True
+
+
+class set_grad_enabled:
+    """Sets grad mode now; as a context manager, restores the previous mode on exit."""
+
+    def __init__(self, mode):
+        self._prev = _set(mode)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _set(self._prev)
+        return False
+
+
+# ---- backward and paddle.grad --------------------------------------------------------------
+
+_hook_error = [None]
+
+
+def _check(r):
+    if not r:
+        e, _hook_error[0] = _hook_error[0], None
+        raise e if e is not None else _error()
+    return r
+
+
+def tensor_backward(t, grad_tensor=None, retain_graph=False):
+    _check(_js.ag_backward(t._h, grad_tensor._h if grad_tensor is not None else 0, bool(retain_graph)))
+
+
+def backward(tensors, grad_tensors=None, retain_graph=False):
+    """paddle.autograd.backward: backward from each tensor in turn (the graph kept until the last)."""
+    ts = [tensors] if isinstance(tensors, Tensor) else list(tensors)
+    gs = [grad_tensors] if isinstance(grad_tensors, Tensor) else list(grad_tensors or [None] * len(ts))
+    for i, (t, g) in enumerate(zip(ts, gs)):
+        tensor_backward(t, g, retain_graph or i < len(ts) - 1)
+
+
+def tensor_grad(t):
+    r = _check(_js.ag_grad_of(t._h))
+    return None if r == 'none' else _wrap(r)
+
+
+def _handles(v):
+    if v is None:
+        return ''
+    if isinstance(v, Tensor):
+        return str(v._h)
+    return ','.join('0' if x is None else str(x._h) for x in v)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=False, no_grad_vars=None):
+    """Gradients of outputs w.r.t. inputs (a list, None for unused inputs with allow_unused=True).
+    With create_graph=True the results are differentiable again (higher-order gradients)."""
+    if not only_inputs:
+        raise NotImplementedError('paddle.grad: only_inputs=False is not supported')
+    if no_grad_vars is not None:
+        raise NotImplementedError('paddle.grad: no_grad_vars is not supported yet')
+    r = _check(_js.ag_grad(_handles(outputs), _handles(inputs), _handles(grad_outputs),
+                           -1 if retain_graph is None else int(bool(retain_graph)), bool(create_graph), bool(allow_unused)))
+    return [None if h == '0' else _wrap(int(h)) for h in r.split(',')] if r else []
+
+
+# ---- hooks --------------------------------------------------------------------------------
+
+_hooks = {}
+_next_hook = [1]
+
+
+class _HookRemoveHelper:
+    """What Tensor.register_hook returns: remove() unregisters the hook."""
+
+    def __init__(self, hid):
+        self._id = hid
+
+    def remove(self):
+        _hooks.pop(self._id, None)
+        return bool(_js.ag_remove_hook(self._id))
+
+
+def _dispatch(hid, h):
+    """Called by the runtime during backward with a hook id and the gradient's handle."""
+    g = _wrap(h)
+    try:
+        r = _hooks[hid](g)
+        if r is None:
+            return 0
+        if not isinstance(r, Tensor):
+            raise TypeError('register_hook: a hook must return a Tensor or None, got %s' % type(r).__name__)
+        return _js.ag_hold(r._h)
+    except BaseException as e:  # re-raised by the backward call once the runtime unwinds
+        _hook_error[0] = e
+        return 0.5
+
+
+def _install_dispatcher():
+    try:
+        from pyodide.ffi import create_proxy   # kept for the process lifetime
+    except ImportError:                        # pragma: no cover (outside Pyodide)
+        return
+    _js.ag_set_dispatcher(create_proxy(_dispatch))
+
+
+_install_dispatcher()
+
+
+def register_hook(t, hook):
+    if not callable(hook):
+        raise TypeError('register_hook: hook must be callable')
+    hid = _next_hook[0]
+    _next_hook[0] += 1
+    _hooks[hid] = hook
+    try:
+        _check(_js.ag_register_hook(t._h, hid))
+    except BaseException:
+        _hooks.pop(hid, None)
+        raise
+    return _HookRemoveHelper(hid)
+
+
+def clear_grad(t, set_to_zero=True):
+    _check(_js.ag_clear_grad(t._h, bool(set_to_zero)))
+
+
+def retain_grads(t):
+    _check(_js.ag_retain_grads(t._h))
+
+
+def is_leaf(t):
+    return _check(_js.ag_is_leaf(t._h)) == 1
+
+
+__all__ = ['no_grad', 'enable_grad', 'set_grad_enabled', 'is_grad_enabled', 'grad', 'backward']

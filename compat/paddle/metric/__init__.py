@@ -1,0 +1,2 @@
+"""paddle.metric: Metric, Accuracy and the accuracy function."""
+from .metrics import Metric, Accuracy, accuracy  # noqa: F401

@@ -1,0 +1,2 @@
+"""paddle.vision.datasets."""
+from .mnist import MNIST  # noqa: F401

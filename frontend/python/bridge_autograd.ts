@@ -1,0 +1,87 @@
+// The bridge's autograd calls (compat/paddle/autograd.py binds them once): backward, .grad,
+// paddle.grad, grad mode, hooks. Numbers and strings only; lists of handles travel as
+// 'h1,h2' strings with 0 for None. Python hooks run through one dispatcher function Python
+// registers at import (the only PyProxy kept, for the life of the process).
+import { grad as paddleGrad, isGradEnabled, setGradEnabled } from '../../src/autograd/index.js';
+import { native } from '../../src/native.js';
+import { Tensor, untracked } from '../../src/tensor/tensor.js';
+import type { HandleTable } from './handles.js';
+
+/** Python's hook dispatcher: (hook id, grad handle) -> replacement handle (held once for JS), 0 for None, 0.5 if it raised. */
+type Dispatcher = ((id: number, h: number) => number) & { destroy?: () => void };
+
+const parseHandles = (s: string): number[] => (s === '' ? [] : s.split(',').map(Number));
+
+export function autogradCalls(handles: HandleTable, fail: (e: unknown) => 0): Record<string, unknown> {
+  let dispatcher: Dispatcher | null = null;
+  const get = (h: number) => handles.get(h);
+  /** A view on g's storage for Python: the engine may dispose g itself once the hook returns. */
+  const share = (g: Tensor): number => handles.add(untracked(() => new Tensor(native.view(g.h('hook'), g.shape, g.strides, g.offset), g.dtype, [...g.shape], [...g.strides], g.offset)));
+
+  return {
+    /** Tensor.backward(grad_tensor, retain_graph): gh 0 means None. */
+    ag_backward: (h: number, gh: number, retain: boolean): number => {
+      try { get(h).backward(gh ? get(gh) : null, Boolean(retain)); return 1; } catch (e) { return fail(e); }
+    },
+    /**
+     * .grad: a handle on a view of the gradient, or 'none'. A view, because Python freeing its
+     * wrapper must not dispose the leaf's own .grad; it shares storage, so later in-place
+     * accumulation shows through it as in Paddle.
+     */
+    ag_grad_of: (h: number): number | string => {
+      try { const g = get(h).grad as Tensor | null; return g && !g.isDisposed ? share(g) : 'none'; } catch (e) { return fail(e); }
+    },
+    /** x.grad = None (or a tensor): Paddle allows assigning; gh 0 clears. */
+    ag_set_grad: (h: number, gh: number): number => {
+      try { get(h).grad = gh ? get(gh) : null; return 1; } catch (e) { return fail(e); }
+    },
+    ag_clear_grad: (h: number, toZero: boolean): number => {
+      try { get(h).clear_grad(Boolean(toZero)); return 1; } catch (e) { return fail(e); }
+    },
+    ag_retain_grads: (h: number): number => {
+      try { get(h).retain_grads(); return 1; } catch (e) { return fail(e); }
+    },
+    ag_is_leaf: (h: number): number => {
+      try { return get(h).is_leaf ? 1 : 2; } catch (e) { return fail(e); }
+    },
+    /** paddle.grad: outs/ins/gouts as 'h1,h2' (0: None); retain -1 for None. Returns 'h1,h2' with 0 for None. */
+    ag_grad: (outs: string, ins: string, gouts: string, retain: number, create: boolean, allowUnused: boolean): string | 0 => {
+      try {
+        const go = parseHandles(gouts).map((h) => (h ? get(h) : null));
+        const res = untracked(() => paddleGrad(parseHandles(outs).map(get), parseHandles(ins).map(get), {
+          grad_outputs: go.length ? go : null, retain_graph: retain < 0 ? null : Boolean(retain),
+          create_graph: Boolean(create), allow_unused: Boolean(allowUnused),
+        }));
+        return res.map((g) => (g ? handles.add(g) : 0)).join(',');
+      } catch (e) { return fail(e); }
+    },
+    /** Sets grad mode; returns the previous mode as 1/2 (0 is the error value). */
+    ag_set_enabled: (on: boolean): number => (setGradEnabled(Boolean(on)) ? 1 : 2),
+    ag_is_enabled: (): boolean => isGradEnabled(),
+    ag_set_dispatcher: (fn: Dispatcher): number => { dispatcher?.destroy?.(); dispatcher = fn; return 1; },
+    /** Registers Python hook `id` on h; the remove id is the same number. */
+    ag_register_hook: (h: number, id: number): number | string => {
+      try {
+        const handle = get(h).register_hook((g: Tensor) => {
+          if (!dispatcher) throw new Error('register_hook: the Python hook dispatcher is not installed');
+          const r = dispatcher(id, share(g));
+          if (r === 0 || r === undefined || r === null) return null;
+          if (r === 0.5) throw new Error('register_hook: the Python hook raised (see the Python traceback)');
+          // The dispatcher held one extra reference for us: read the tensor, then drop it.
+          const t = get(r);
+          // Made in the backward pass's scope, which disposes it when the pass ends.
+          const mine = new Tensor(native.view(t.h('hook'), t.shape, t.strides, t.offset), t.dtype, [...t.shape], [...t.strides], t.offset);
+          handles.release(r);
+          return mine;
+        });
+        hooks.set(id, handle);
+        return id;
+      } catch (e) { return fail(e); }
+    },
+    ag_remove_hook: (id: number): boolean => { const hk = hooks.get(id); hooks.delete(id); return hk ? hk.remove() : false; },
+    /** One more Python-side reference on h (the hook dispatcher returns a tensor JS will read). */
+    ag_hold: (h: number): number => { try { return handles.add(get(h)); } catch (e) { return fail(e); } },
+  };
+}
+
+const hooks = new Map<number, { remove(): boolean }>();
