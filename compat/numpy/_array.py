@@ -9,6 +9,7 @@ from array import array as _pyarray
 
 import _skiff_bridge as _js
 from paddle import _ops
+from paddle._bridge import error as _error, item as _item
 from paddle.creation import _from_buffer
 from paddle.tensor import Tensor
 
@@ -28,10 +29,18 @@ def wrap(t, d, base=None):
     return a
 
 
+def scalar0(t, d):
+    """The numpy scalar held by a one-element tensor: one crossing (no metadata fetch)."""
+    v = _item(t._h, 0)
+    if v is None:
+        raise _error()
+    return scalar(v, d)
+
+
 def out(t, d):
     """An op result: an ndarray, or a numpy scalar when it is 0-d (as numpy's ufuncs return)."""
     if t.ndim == 0:
-        return scalar(t.item(), d)
+        return scalar0(t, d)
     return wrap(t, d)
 
 
@@ -134,10 +143,8 @@ class ndarray:
 
     # --- data out -----------------------------------------------------------------------------
     def tolist(self):
-        v = self._t.tolist()
-        if self._dtype.kind == 'f' and self._dtype.itemsize == 2:
-            return v   # float16 values arrive widened to float32, exactly representable as Python floats
-        return v
+        """Nested lists of Python numbers (float16 values arrive widened, exactly)."""
+        return self._t.tolist()
 
     def item(self, *args):
         if args and len(args) == 1 and isinstance(args[0], tuple):
@@ -274,13 +281,25 @@ class _Flags:
 
 
 # --- Python data in ------------------------------------------------------------------------------
+def _norm(x):
+    """range -> list, paddle Tensor -> ndarray: the other nestable things numpy accepts."""
+    if isinstance(x, range):
+        return list(x)
+    if isinstance(x, Tensor):
+        return from_tensor(x)
+    return x
+
+
 def _flatten(obj):
     """(shape, flat leaves) of nested sequences of numbers / arrays / scalars."""
+    obj = _norm(obj)
     if isinstance(obj, (ndarray, generic)) or not isinstance(obj, (list, tuple)):
         return [], [obj]
     shape = []
     level = [obj]
     while True:
+        if any(isinstance(x, (range, Tensor)) for x in level):
+            level = [_norm(x) for x in level]
         first = level[0] if level else None
         if isinstance(first, ndarray):
             # arrays inside lists: their elements join the nesting

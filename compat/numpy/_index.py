@@ -14,8 +14,7 @@ from paddle import _ops
 from paddle.tensor import Tensor
 
 from . import _dtypes as D
-from ._array import F, reshape_t, asarray, from_python, ndarray, wrap
-from ._scalars import scalar
+from ._array import F, asarray, from_python, ndarray, reshape_t, scalar0, wrap
 
 
 def _is_adv(it):
@@ -110,7 +109,7 @@ def getitem(a, index):
         ellipsis = any(i is Ellipsis for i in items)   # a[...] of a 0-d array stays an array
         t, all_int = _basic(a, _expand(items, a.ndim))
         if all_int and not ellipsis:
-            return scalar(t.item(), a._dtype)
+            return scalar0(t, a._dtype)
         return wrap(t, a._dtype, a._base if a._base is not None else a)
     return _advanced(a, items)
 

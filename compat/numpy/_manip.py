@@ -74,7 +74,8 @@ def transpose(a, axes=None, *more):
         perm = [operator.index(x) for x in axes]
         if len(perm) != n:
             raise ValueError("axes don't match array")
-        perm = norm_axes(perm, n) and [p + n if p < 0 else p for p in perm]
+        norm_axes(perm, n)   # range and duplicate checks
+        perm = [p + n if p < 0 else p for p in perm]
     if n < 2:
         return _view(a, a._t.detach())
     return _view(a, F['transpose'](a._t, perm))

@@ -10,8 +10,7 @@ import operator
 from paddle._bridge import AxisError
 
 from . import _dtypes as D
-from ._array import F, reshape_t, asarray, cast_t, out, wrap
-from ._scalars import scalar
+from ._array import F, asarray, cast_t, out, reshape_t, scalar0, wrap
 
 
 def norm_axes(axis, ndim):
@@ -35,7 +34,7 @@ def _acc_dtype(d):
     return D.int64 if d.kind in 'biu' else d
 
 
-def _reduce(op, a, axis, keepdims, d, empty_error=None, extra=()):
+def _reduce(op, a, axis, keepdims, d, empty_error=None):
     a = asarray(a)
     axes = norm_axes(axis, a.ndim)
     if a.ndim == 0:
@@ -48,13 +47,14 @@ def _reduce(op, a, axis, keepdims, d, empty_error=None, extra=()):
     if axes == []:
         r = t.clone()
     else:
-        r = F[op](t, axes, *extra, keepdims) if op != 'sum' and op != 'prod' else None
         if op == 'sum':
             r = F['sum'](t, axes, None, keepdims)
         elif op == 'prod':
             r = F['prod'](t, axes, keepdims, None)
+        else:
+            r = F[op](t, axes, keepdims)
     if axes is None and not keepdims:
-        return scalar(r.item(), d)   # a full reduction: 0-d without asking the runtime
+        return scalar0(r, d)   # a full reduction is 0-d: no need to ask the runtime
     return out(r, d)
 
 

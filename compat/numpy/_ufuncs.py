@@ -9,8 +9,8 @@ from paddle import _table
 from paddle._bridge import bin as _bin, bins as _bins, un as _un
 from paddle.tensor import Tensor, _result
 
-from ._array import F, asarray, cast_t, from_python, ndarray, out as _res, wrap
-from ._scalars import generic, scalar
+from ._array import F, asarray, from_python, ndarray, out as _res, scalar0, wrap
+from ._scalars import generic
 
 _PY = (bool, int, float)
 _SCALAR_KIND = {int: 0, float: 1, bool: 2}   # the bridge's `bins` operand kinds
@@ -89,7 +89,7 @@ def _finish(t, d, shape):
     if shape is None:
         return _res(t, d)
     if not shape:
-        return scalar(t.item(), d)
+        return scalar0(t, d)
     a = wrap(t, d)
     a._shape = shape
     return a

@@ -271,3 +271,8 @@ def test_cast_temporaries_live_through_the_call():
         assert (u + f).tolist() == [2.5, 4.5]
         assert np.exp(u).dtype == np.float16
         assert (2.5 * u).tolist() == [2.5, 5.0]
+
+
+def test_tensors_inside_lists():
+    a = np.array([paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0, 4.0])])
+    assert a.dtype == np.float32 and a.tolist() == [[1.0, 2.0], [3.0, 4.0]]
