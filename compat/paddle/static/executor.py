@@ -19,8 +19,8 @@ class Executor:
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name='feed', fetch_var_name='fetch', scope=None,
             return_numpy=True, use_program_cache=False, use_prune=False):
         """Feeds are Tensors, nested lists or numbers (converted to the data's dtype); fetches are
-        Variables, their names, or Tensors. Returns a list of Tensors (Skiff has no numpy: use
-        .tolist())."""
+        Variables, their names, or Tensors. Returns numpy arrays (Skiff's numpy subset), or Tensors
+        with return_numpy=False, as Paddle does."""
         if program is None:
             program = default_main_program()
         if not isinstance(program, Program):
@@ -45,7 +45,8 @@ class Executor:
             else:
                 raise TypeError('Executor.run: fetch_list[%d] must be a Variable, its name or a Tensor, got %s' % (i, type(f).__name__))
         r = _js.check(_js.run(program._id, '\x01'.join(names), '\x01'.join(spec), *handles))
-        return [_wrap(int(h)) for h in r.split(',')] if r else []
+        outs = [_wrap(int(h)) for h in r.split(',')] if r else []
+        return [t.numpy() for t in outs] if return_numpy else outs
 
     def close(self):
         pass

@@ -62,8 +62,11 @@ class StaticTest(unittest.TestCase):
         self.assertEqual(exe.run(startup), [])
         for n in (2, 5):
             xs = _batch(n, 4, n)
-            out, w1v, b1v, w2v, b2v = exe.run(main, feed={'x': xs}, fetch_list=[y, w1, b1, w2, b2])
+            out, w1v, b1v, w2v, b2v = exe.run(main, feed={'x': xs}, fetch_list=[y, w1, b1, w2, b2], return_numpy=False)
             self.assertIsInstance(out, paddle.Tensor)
+            arr, = exe.run(main, feed={'x': xs}, fetch_list=[y])   # Paddle's default: numpy arrays
+            self.assertEqual((type(arr).__name__, arr.shape), ('ndarray', (n, 3)))
+            _close(self, arr.tolist(), out.tolist())
             self.assertEqual(out.shape, [n, 3])
             paddle.disable_static()
             want = F.softmax(paddle.matmul(F.relu(paddle.matmul(paddle.to_tensor(xs), w1v) + b1v), w2v) + b2v)
