@@ -2,6 +2,7 @@
 // local (entry slots and items of structured slots) are checked in TypeScript; the rest
 // (globals, attributes of host objects) are grouped per tree node and checked by the host in
 // one call.
+import { native } from '../src/native.js';
 import type { Tensor } from '../src/tensor/tensor.js';
 import { type Dim, dimStr, SymDim } from '../src/tensor/shape.js';
 import { isLocalSource, type Source } from './sources.js';
@@ -19,7 +20,13 @@ export type Guard =
    * object). A node that modelled two names as one list must not run when they are two lists,
    * and the reverse. `source` is the first member that is a source.
    */
-  | { readonly kind: 'aliasing'; readonly source: Source; readonly members: readonly (Source | { readonly id: number | object })[]; readonly groups: readonly number[] };
+  | { readonly kind: 'aliasing'; readonly source: Source; readonly members: readonly (Source | { readonly id: number | object })[]; readonly groups: readonly number[] }
+  /**
+   * The tensor at `source` shares its storage with no other tensor of the entry (any slot, any
+   * depth) and with none of `fixed` (tensors bound into the graph): the node writes it in place
+   * (a functionalized inplace op), which is only sound when no other value sees that storage.
+   */
+  | { readonly kind: 'sole_storage'; readonly source: Source; readonly fixed: readonly Tensor[] };
 
 export const kindGuard = (source: Source, expect: RtValue['k']): Guard => ({ kind: 'kind', source, expect });
 export const constGuard = (source: Source, expect: RtValue): Guard => ({ kind: 'const', source, expect });
@@ -27,6 +34,7 @@ export const tensorGuard = (source: Source, t: { dtype: string; shape: readonly 
   ({ kind: 'tensor', source, dtype: t.dtype, shape: [...t.shape], stopGradient: t.stop_gradient });
 export const lengthGuard = (source: Source, expect: number): Guard => ({ kind: 'length', source, expect });
 export const identityGuard = (source: Source, expect: number | object, typeName: string): Guard => ({ kind: 'identity', source, expect, typeName });
+export const soleStorageGuard = (source: Source, fixed: readonly Tensor[]): Guard => ({ kind: 'sole_storage', source, fixed });
 export const aliasingGuard = (members: readonly (Source | { readonly id: number | object })[], groups: readonly number[]): Guard => {
   const first = members.find((m): m is Source => 'key' in m);
   if (!first) throw new Error('aliasing guard without a source');
@@ -42,6 +50,7 @@ export function describeGuard(g: Guard): string {
     case 'length': return `len(${s}) == ${g.expect}`;
     case 'identity': return `id(${s}) is the ${g.typeName} seen at translation`;
     case 'aliasing': return `same-object groups of ${g.members.map((m) => ('key' in m ? m.key : `<object>`)).join(', ')} are ${g.groups.join(',')}`;
+    case 'sole_storage': return `${s} shares its storage with no other entry tensor and none of ${g.fixed.length} bound tensors`;
   }
 }
 
@@ -98,7 +107,7 @@ export function checkGuard(g: Guard, v: RtValue | undefined, bindings: Map<SymDi
     case 'const': return sameConst(v, g.expect);
     case 'length': return (v.k === 'tuple' || v.k === 'list') ? v.items.length === g.expect : v.k === 'dict' ? v.keys.length === g.expect : false;
     case 'identity': return v.k === 'obj' && v.ref.id === g.expect;
-    case 'aliasing': return true;   // checked with all members in firstFailingLocal
+    case 'aliasing': case 'sole_storage': return true;   // checked with all the entry in firstFailingLocal
     case 'tensor': {
       if (v.k !== 'tensor') return false;
       const t: Tensor = v.t;
@@ -122,6 +131,7 @@ export function firstFailingLocal(set: GuardSet, slots: readonly RtValue[]): Gua
   const bindings = new Map<SymDim, number>();
   for (const g of set.local) {
     if (g.kind === 'aliasing') { if (!checkAliasing(g, slots)) return g; continue; }
+    if (g.kind === 'sole_storage') { if (!checkSoleStorage(g, slots)) return g; continue; }
     if (!checkGuard(g, resolveLocal(g.source, slots), bindings)) return g;
   }
   return null;
@@ -137,5 +147,25 @@ function checkAliasing(g: Extract<Guard, { kind: 'aliasing' }>, slots: readonly 
     if (ids[i] === undefined) return false;
     for (let j = 0; j < i; j++) if ((ids[i] === ids[j]) !== (g.groups[i] === g.groups[j])) return false;
   }
+  return true;
+}
+
+function entryTensors(v: RtValue, out: Tensor[]): void {
+  if (v.k === 'tensor') out.push(v.t);
+  else if (v.k === 'tuple' || v.k === 'list') for (const x of v.items) entryTensors(x, out);
+  else if (v.k === 'dict') for (const x of v.values) entryTensors(x, out);
+}
+
+/** Whether a sole_storage guard holds for these entry slots (also asked at translation time). */
+export function checkSoleStorage(g: Extract<Guard, { kind: 'sole_storage' }>, slots: readonly RtValue[]): boolean {
+  const v = resolveLocal(g.source, slots);
+  if (!v || v.k !== 'tensor') return false;
+  const all: Tensor[] = [];
+  for (const s of slots) entryTensors(s, all);
+  const h = v.t.handle;
+  let seen = 0;   // the tensor itself is in the entry once; a second sighting is an alias
+  for (const u of all) if (u === v.t || native.sameStorage(u.handle, h)) seen++;
+  if (seen !== 1) return false;
+  for (const u of g.fixed) if (u === v.t || native.sameStorage(u.handle, h)) return false;
   return true;
 }

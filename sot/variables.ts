@@ -9,7 +9,8 @@ import type { SymTensor } from './function_graph.js';
 /** How a host object behaves for the translator (filled in by the frontend's host). */
 export type ObjInfo =
   | { readonly kind: 'function'; readonly codeId: number; readonly name: string }
-  | { readonly kind: 'api'; readonly api: string }
+  /** A registry op's public function; `inplace`: its `<op>_` variant (writes input 0). */
+  | { readonly kind: 'api'; readonly api: string; readonly inplace?: boolean }
   | { readonly kind: 'builtin'; readonly name: string }
   | { readonly kind: 'layer'; readonly className: string }
   | { readonly kind: 'method'; readonly self: HostRef; readonly func: HostRef }
@@ -38,7 +39,8 @@ export class ConstVar extends Variable {
 
 export class TensorVar extends Variable {
   readonly kind = 'tensor';
-  constructor(readonly sym: SymTensor, source: Source | null = null) { super(source); }
+  /** Mutable: a functionalized inplace write rebinds the Python object's value (frontend inplace.ts). */
+  constructor(public sym: SymTensor, source: Source | null = null) { super(source); }
 }
 
 export class TupleVar extends Variable {

@@ -3,6 +3,7 @@ import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { ConstVar, ListVar, SliceVar, TensorVar, TupleVar } from '../../../sot/variables.js';
 import { binaryOp, compareOp, containsOp, isOp, truthy, unaryOp } from '../sot/semantics.js';
 import { delItem, getItem, setItem } from '../sot/objects.js';
+import { functionalizeSetItem } from '../sot/inplace.js';
 import type { HandlerTable } from './types.js';
 
 export const OPERATORS: HandlerTable = {
@@ -55,7 +56,7 @@ export const OPERATORS: HandlerTable = {
   },
   STORE_SUBSCR(tx) {
     const key = tx.frame.pop(), obj = tx.frame.pop(), v = tx.frame.pop();
-    if (obj instanceof TensorVar) throw new GraphBreak('SOT007', 'tensor item assignment (runs concretely on the real tensor)');
+    if (obj instanceof TensorVar) { functionalizeSetItem(tx, obj, key, v); return; }
     setItem(tx, obj, key, v);
   },
   DELETE_SUBSCR(tx) {

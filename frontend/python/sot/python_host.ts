@@ -192,6 +192,7 @@ export class SotPythonHost implements Host, Codec {
     const parts = d.split('|');
     switch (parts[0]) {
       case 'api': info = { kind: 'api', api: parts[1] }; break;
+      case 'api_inplace': info = { kind: 'api', api: parts[1], inplace: true }; break;
       case 'function': info = { kind: 'function', codeId: Number(parts[1]), name: parts.slice(2).join('|') }; break;
       case 'method': info = { kind: 'method', self: this.object(Number(parts[1])), func: this.object(Number(parts[2])) }; break;
       case 'builtin': info = { kind: 'builtin', name: parts[1] }; break;

@@ -98,6 +98,9 @@ export class SegmentTemplates {
     const rec = (x: Variable) => this.tpl(x);
     if (v instanceof ConstVar) return { k: 'const', v: v.value };
     if (v instanceof TensorVar) {
+      // a written entry tensor is the real object (its storage receives the graph's value)
+      const written = tx.entryWrites.get(v);
+      if (written) return { k: 'local', source: written };
       const inp = tx.graph.inputs.find((i) => i.value === v.sym.id);
       if (inp) {
         if (inp.source.k === 'const') return { k: 'const', v: { k: 'tensor', t: tx.constTensorAt(inp.source.i) } };

@@ -12,6 +12,7 @@ import {
   SliceVar, SuperVar, TensorVar, TRAIT_EQ_IDENTITY, TRAIT_PURE, TRAIT_TRUE, TupleVar, type Variable,
 } from '../../../sot/variables.js';
 import { getOp, hasOp } from '../../../src/ops/registry.js';
+import { functionalizeInplace } from './inplace.js';
 import type { TensorLike } from '../../../src/ops/dispatch.js';
 import { SymTensor } from '../../../sot/function_graph.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
@@ -390,7 +391,10 @@ export function callVar(tx: Translator, fn: Variable, args: Variable[], kwargs: 
   if (fn instanceof ObjectVar) {
     const info = fn.info;
     switch (info.kind) {
-      case 'api': return callApi(tx, info.api, args, kwargs);
+      case 'api':
+        if (!info.inplace) return callApi(tx, info.api, args, kwargs);
+        if (!(args[0] instanceof TensorVar)) throw new GraphBreak('SOT007', `${info.api}_() on a non-tensor`);
+        return functionalizeInplace(tx, args[0], info.api, args.slice(1), kwargs);
       case 'function': return inlineCall(tx, fn, null, args, kwargs);
       case 'method': {
         const selfVar = tx.objectVar(info.self, null);

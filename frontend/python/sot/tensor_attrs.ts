@@ -7,6 +7,7 @@ import type { OpDef } from '../../../src/ops/types.js';
 import type { Translator } from './translator.js';
 import { callApi, recordOp, tensorResults } from './semantics.js';
 import { tensorGetItem } from './tensor_index.js';
+import { functionalizeInplace } from './inplace.js';
 
 let methodTable: Map<string, OpDef> | null = null;
 /** Tensor method name -> registry op (the same table compat's Tensor methods come from). */
@@ -53,5 +54,8 @@ export function tensorMethodCall(tx: Translator, t: TensorVar, name: string, arg
   }
   const def = methods().get(name);
   if (def) return callApi(tx, def.name, [t, ...args], kwargs);
+  // x.op_(...): the registry op's inplace variant, functionalized
+  const base = name.endsWith('_') ? methods().get(name.slice(0, -1)) : undefined;
+  if (base?.inplace) return functionalizeInplace(tx, t, base.name, args, kwargs);
   throw new GraphBreak('SOT007', `Tensor.${name}()`);
 }

@@ -3,7 +3,7 @@
 // logging side effects. The result is a TreeNode (see sot/trace_tree.ts).
 import { FunctionGraph, SymTensor } from '../../../sot/function_graph.js';
 import { BREAKS, type BreakEvent, GraphBreak } from '../../../sot/graph_breaks.js';
-import { aliasingGuard, constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, tensorGuard } from '../../../sot/guards.js';
+import { aliasingGuard, constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, soleStorageGuard, tensorGuard } from '../../../sot/guards.js';
 import { type ConcreteStep, HostError } from '../../../sot/host.js';
 import { constSource, isLocalSource, itemSource, slotSource, type Source } from '../../../sot/sources.js';
 import { type Effect, type Template, TreeNode } from '../../../sot/trace_tree.js';
@@ -55,7 +55,7 @@ export class Translator {
     readonly host: PythonHost,
     readonly v: VersionTable,
     readonly opts: TranslateOptions,
-    private readonly entry: readonly RtValue[],
+    readonly entry: readonly RtValue[],
     /** Entry slots whose values are new since the parent (step results, mutable containers): guarded. */
     private readonly guardSlot: (i: number) => boolean,
     /** Host reads are checked by the node (a translation after a step), not by the wrapper. */
@@ -190,6 +190,7 @@ export class Translator {
       const nframes = this.frames.length;
       const graphMark = this.graph.nodes.length;
       const effectMark = this.effects.length;
+      const rebindMark = this.rebinds.length;
       try {
         f.ip++;
         const r = handler(this, ins);
@@ -217,6 +218,7 @@ export class Translator {
         f.kwNames = kwNamesBefore;
         if (!gb.then) this.graph.nodes.length = graphMark;   // (`then` keeps the instruction's graph work)
         this.effects.length = effectMark;
+        this.undoRebinds(rebindMark);
         return this.breakAt(gb, ins.opname, ins.arg);
       }
       if (++steps > 200_000) throw new GraphBreak('SOT103', 'segment too long (unbounded loop?)');
@@ -229,6 +231,32 @@ export class Translator {
     if (this.frames.length === 0) return new FrameReturn(v);
     this.frame.push(v);
     return undefined;
+  }
+
+  /** Tensors bound into the graph as constants so far (parameters, global tensors). */
+  boundConstants(): Tensor[] { return [...this.constInputs.values()]; }
+
+  /** Entry tensors written by functionalized inplace ops (frontend inplace.ts), with their sources. */
+  readonly entryWrites = new Map<TensorVar, Source>();
+  /** Rebinds of tensor variables, undone when the instruction that made them rolls back. */
+  private readonly rebinds: [TensorVar, TensorVar['sym'], boolean][] = [];
+
+  /** t now holds `value`; an entry tensor is written back after the graph (and guarded alone in its storage). */
+  rebindTensor(t: TensorVar, value: TensorVar): void {
+    this.rebinds.push([t, t.sym, this.entryWrites.has(t)]);
+    t.sym = value.sym;
+    if (t.source) {
+      this.entryWrites.set(t, t.source);
+      this.logEffect('SKIFF_TENSOR_WRITE', [t, value]);
+    }
+  }
+
+  private undoRebinds(mark: number): void {
+    while (this.rebinds.length > mark) {
+      const [t, sym, wasWritten] = this.rebinds.pop()!;
+      t.sym = sym;
+      if (!wasWritten) this.entryWrites.delete(t);
+    }
   }
 
   /** Logs a side effect (a concrete step on real objects) replayed after the graph runs. */
@@ -339,6 +367,9 @@ export class Translator {
     }
     if (this.layerDependent) this.guards.add(constGuard(slotSource(0), this.entry[0]));
     this.aliasingGuard();
+    // A written entry tensor must be alone in its storage on every call (then the write-back
+    // changes exactly what eager's inplace op changes).
+    for (const src of new Set(this.entryWrites.values())) this.guards.add(soleStorageGuard(src, [...this.constInputs.values()]));
     return new TreeNode(this.guards, graph, graphInputs, effects, nodeExit, this.host.hostCheckFor(this));
   }
 

@@ -45,8 +45,9 @@ def _args(rng):
 
 
 def _copy(args):
+    # tensors too: the functions may write them in place (x.add_(y), x[i] = v)
     x, y, n, r, flag, lst, d = args
-    return (x, y, n, r, flag, list(lst), dict(d))
+    return (paddle.to_tensor(x), paddle.to_tensor(y), n, r, flag, list(lst), dict(d))
 
 
 def _close(a, b):

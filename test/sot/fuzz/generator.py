@@ -20,6 +20,10 @@ _TENSOR_UNARY = [
     '{a}.sum(axis=1, keepdim=True) + {a}', '{a} - {a}.mean()', '{a}[0] + {a}', '{a}[:, 1:2] * {a}',
     'paddle.clip({a}, -2.0, 2.0)', '{a} ** 2', 'paddle.sqrt({a}.abs() + 1.0)',
 ]
+_TENSOR_WRITES = [
+    '{t}.add_({u})', '{t}.scale_(0.5)', 'paddle.nn.functional.relu_({t})', '{t}[0] = {s}', '{t}[:, 1] = {u}[:, 0]',
+    '{t}[1, ::2] = 0.25', '{t}.clip_(-1.0, 1.0)', '{t}[...] = {u} * 0.5', '{t}.subtract_({t})',
+]
 _TENSOR_BINARY = [
     '{a} + {b}', '{a} - {b}', '{a} * {b}', '{a} / ({b}.abs() + 1.0)', 'paddle.maximum({a}, {b})',
     'paddle.where({a} > {b}, {a}, {b})', 'paddle.minimum({a}, {b}) + 1', '({a} + {b}) * 0.5',
@@ -188,6 +192,11 @@ class Gen:
             self.indent += 1
             self.emit('return (%s, %s, lst, d)' % (self.pick(self.tensors), self.pick(self.ints)))
             self.indent -= 1
+        elif r < 0.57:
+            # tensor writes: inplace ops and item assignment (functionalized when nothing else
+            # views the tensor, concrete otherwise); the arguments are compared afterwards too
+            t, u = self.pick(self.tensors), self.pick(self.tensors)
+            self.emit(self.pick(_TENSOR_WRITES).format(t=t, u=u, s=self.pick(self.floats)))
         elif r < 0.65:
             self.emit('COUNT = COUNT + %s %% 3' % i)
         elif r < 0.8 and self.helpers:

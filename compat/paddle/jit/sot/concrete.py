@@ -422,6 +422,13 @@ def _setattr(arg, argval, ops, info):
     return []
 
 
+def _tensor_write(arg, argval, ops, info):
+    """A functionalized inplace write reaching a real tensor: its storage takes the graph's
+    value (views and bases of it see the change, as after the eager inplace op)."""
+    ops[0].set_value(ops[1])
+    return []
+
+
 def _setitem(arg, argval, ops, info):
     ops[0][ops[1]] = ops[2]
     return []
@@ -460,6 +467,7 @@ _STEPS = {
     'SKIFF_CELL_SET': _cell_set,
     'SKIFF_SETATTR': _setattr,
     'SKIFF_SETITEM': _setitem,
+    'SKIFF_TENSOR_WRITE': _tensor_write,
     'SKIFF_DELATTR': _delattr,
     'SKIFF_CELL_DEL': _cell_del,
     'SKIFF_CELL_GET': _cell_get,

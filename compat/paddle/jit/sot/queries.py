@@ -17,6 +17,9 @@ def describe(oid):
     op = getattr(o, '_skiff_op', None)
     if op is not None and callable(o):
         return 'api|' + op
+    op = getattr(o, '_skiff_inplace_op', None)
+    if op is not None and callable(o):
+        return 'api_inplace|' + op
     if t is types.FunctionType:
         return 'function|%d|%s' % (runtime._code_id(o.__code__), o.__qualname__)
     if t is types.MethodType:
