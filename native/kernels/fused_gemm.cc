@@ -8,9 +8,9 @@
 // Why it is faster than the three ops: the packed GEMM writes C once, and the bias and the
 // activation are applied in one pass over C in place, while the separate ops allocate two more
 // outputs and stream the whole result through memory twice more; and the float32 erf of the
-// exact gelu is a branch-free polynomial that vectorizes (erf_f32 below, ~20x std::erf here).
+// exact gelu is a branch-free polynomial that vectorizes (vm::verff in vmath.h, ~20x std::erf).
 // Values: the same GEMM, then the same formulas as add/relu/gelu (tanh form); exact gelu in
-// float32 differs from the gelu kernel's std::erf by at most a few ulp of erf.
+// float32 is the gelu op's own formula (vm::gelu_), so fusing changes no bit.
 //
 // no-trapping-math (as in unary.cc) lets the relu select vectorize; it only concerns
 // floating-point exception flags, never values.
@@ -28,47 +28,6 @@
 namespace skiff {
 namespace {
 
-// erf in float32 without branches or libm calls, so the epilogue loop vectorizes. |x| < 1:
-// x * P(x^2), P of degree 7; 1 <= |x| < 4: 1 - e^{-x^2} Q(s), Q of degree 13 in
-// s = (|x| - 2.5) / 1.5 approximating erfc(x) e^{x^2}, with x^2 split into hi + lo by an fma so
-// e^{-x^2} keeps full precision; |x| >= 4: 1 (erf rounds to 1 in float32 from 3.92). Both
-// polynomials are least-squares fits (numpy, against Python's math.erf / math.erfc). Checked
-// against double-precision std::erf on a stride-97 sweep of all 2^32 float bit patterns: at
-// most 2.4 ulp. NaN propagates; erf(+-inf) = +-1; the sign of zero is kept.
-inline float erf_f32(float x) {
-  const float ax = std::fabs(x);
-  const float u = ax * ax;
-  float p = -9.67359392234357e-06f;
-  p = std::fma(p, u, 0.00011268258094787598f);
-  p = std::fma(p, u, -0.0008484397549182177f);
-  p = std::fma(p, u, 0.005221053492277861f);
-  p = std::fma(p, u, -0.026865437626838684f);
-  p = std::fma(p, u, 0.11283782869577408f);
-  p = std::fma(p, u, -0.37612637877464294f);
-  p = std::fma(p, u, 1.128379225730896f);
-  const float small = ax * p;
-  const float s = (ax - 2.5f) * (1.0f / 1.5f);
-  float q = -5.058233909949195e-06f;
-  q = std::fma(q, s, 1.3819244486512616e-05f);
-  q = std::fma(q, s, -2.048947681032587e-05f);
-  q = std::fma(q, s, 5.494682045537047e-05f);
-  q = std::fma(q, s, -0.00016449764370918274f);
-  q = std::fma(q, s, 0.0004145085404161364f);
-  q = std::fma(q, s, -0.001004788326099515f);
-  q = std::fma(q, s, 0.002401701407507062f);
-  q = std::fma(q, s, -0.005570929031819105f);
-  q = std::fma(q, s, 0.012489703483879566f);
-  q = std::fma(q, s, -0.027005275711417198f);
-  q = std::fma(q, s, 0.05611047148704529f);
-  q = std::fma(q, s, -0.11152102053165436f);
-  q = std::fma(q, s, 0.21080636978149414f);
-  const float lo = std::fma(ax, ax, -u);
-  const float e = vm::vexpf(-u) * (1.0f - lo);
-  const float big = 1.0f - e * q;
-  float r = ax < 1.0f ? small : (ax < 4.0f ? big : 1.0f);
-  r = std::copysign(r, x);
-  return x != x ? x : r;
-}
 
 enum Act : int { kNone = 0, kRelu = 1, kGelu = 2, kGeluTanh = 3 };
 
@@ -79,8 +38,7 @@ inline void epilogue_row(T* __restrict row, const T* __restrict bias, int64_t n)
     T v = row[j] + bias[j];
     if constexpr (A == kRelu) v = v <= 0 ? T(0) : v;  // as the relu kernel: NaN stays NaN, -0 becomes +0
     if constexpr (A == kGelu) {
-      if constexpr (std::is_same_v<T, float>) v = 0.5f * v * (1.0f + erf_f32(v * 0.70710678118654752440f));
-      else v = T(0.5) * v * (T(1) + std::erf(v * T(0.70710678118654752440)));
+      v = vm::gelu_(v);
     }
     if constexpr (A == kGeluTanh) v = vm::gelu_tanh_(v);
     row[j] = v;

@@ -73,7 +73,7 @@ void k_cos(KernelCall& c) { float_unary(c, [](auto v) { return std::cos(v); }); 
 void k_tanh(KernelCall& c) { float_unary(c, [](auto v) { return vm::tanh_(v); }); }
 void k_sigmoid(KernelCall& c) { float_unary(c, [](auto v) { return vm::sigmoid_(v); }); }
 void k_silu(KernelCall& c) { float_unary(c, [](auto v) { return vm::silu_(v); }); }
-void k_erf(KernelCall& c) { float_unary(c, [](auto v) { return std::erf(v); }); }
+void k_erf(KernelCall& c) { float_unary(c, [](auto v) { return vm::erf_(v); }); }
 void k_floor(KernelCall& c) { float_unary(c, [](auto v) { return std::floor(v); }); }
 void k_ceil(KernelCall& c) { float_unary(c, [](auto v) { return std::ceil(v); }); }
 // Half away from zero, as std::round and Paddle's round.
@@ -85,7 +85,7 @@ void k_gelu(KernelCall& c) {
   double approximate = c.attr(0);
   SKIFF_CHECK(approximate == 0 || approximate == 1, std::string("gelu: attribute approximate must be a bool, got ") + std::to_string(approximate));
   if (approximate) float_unary(c, [](auto v) { return vm::gelu_tanh_(v); });
-  else float_unary(c, [](auto v) { using V = decltype(v); return V(0.5) * v * (V(1) + std::erf(v * V(0.70710678118654752440))); });
+  else float_unary(c, [](auto v) { return vm::gelu_(v); });
 }
 
 template <bool Reciprocal>

