@@ -279,6 +279,12 @@ std::vector<int64_t> handle_list(const Napi::Value& v, const char* what) {
   return std::vector<int64_t>(a.Data(), a.Data() + a.ElementLength());
 }
 
+Napi::Int32Array handle_array(const Napi::Value& v, const char* what) {
+  if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != napi_int32_array)
+    throw SkiffError(std::string("program: ") + what + " must be an Int32Array of handles");
+  return v.As<Napi::Int32Array>();
+}
+
 const std::shared_ptr<Program>& get_program(const Napi::Value& v) {
   if (!v.IsNumber()) throw SkiffError("program: id must be a number");
   int32_t id = v.As<Napi::Number>().Int32Value();
@@ -302,6 +308,7 @@ Napi::Value drive(Napi::Env env, std::unique_ptr<RunState> st, Napi::Int32Array 
   if (execute(*st)) {
     auto hs = finish_run(*st);
     for (size_t i = 0; i < hs.size(); i++) outs[i] = hs[i];
+    recycle_run(std::move(st));
     return Napi::Number::New(env, 0);
   }
   const Instr& I = st->prog->instrs[st->pc];
@@ -329,7 +336,8 @@ Napi::Value ProgramCreate(const Napi::CallbackInfo& info) {
 Napi::Value ProgramRun(const Napi::CallbackInfo& info) {
   auto p = get_program(info[0]);
   auto outs = out_array(info[3], *p);
-  auto st = bind_run(p, handle_list(info[1], "inputs"), handle_list(info[2], "params"));
+  auto ins = handle_array(info[1], "inputs"), pars = handle_array(info[2], "params");
+  auto st = bind_run(p, ins.Data(), ins.ElementLength(), pars.Data(), pars.ElementLength());
   return drive(info.Env(), std::move(st), outs);
 }
 

@@ -70,6 +70,9 @@ struct Program {
   std::vector<int32_t> outputs;
   std::vector<int32_t> input_slot, param_slot;  // slot of input i / param j
   int64_t runs = 0, last_peak = 0, last_instructions = 0;
+  // A finished run's state, kept for the next run (its vectors keep their capacity). Holds no
+  // reference to the program or to tensors while parked.
+  std::unique_ptr<struct RunState> spare;
 };
 
 // One execution in flight. Lives on the C++ stack during a run and moves to the state table
@@ -90,7 +93,9 @@ struct ProgramCounters {
 ProgramCounters& program_counters();
 
 // Binds inputs/params (validated against the plan) into a fresh state; throws naming the input.
-std::unique_ptr<RunState> bind_run(const std::shared_ptr<Program>& p, const std::vector<int64_t>& inputs, const std::vector<int64_t>& params);
+std::unique_ptr<RunState> bind_run(const std::shared_ptr<Program>& p, const int32_t* inputs, size_t n_inputs, const int32_t* params, size_t n_params);
+// Parks a finished state on its program for reuse by the next run.
+void recycle_run(std::unique_ptr<RunState> st);
 // Executes from st.pc until the end (returns true) or a Host instruction (returns false, st.pc at it).
 bool execute(RunState& st);
 // Installs host results for the Host instruction at st.pc (validated), runs its frees, advances pc.

@@ -132,15 +132,17 @@ void finish_instr(RunState& st, const Instr& I) {
 
 }  // namespace
 
-std::unique_ptr<RunState> bind_run(const std::shared_ptr<Program>& p, const std::vector<int64_t>& inputs, const std::vector<int64_t>& params) {
-  if (inputs.size() != p->input_slot.size())
-    throw SkiffError("program " + std::to_string(p->id) + ": expected " + std::to_string(p->input_slot.size()) + " inputs, got " + std::to_string(inputs.size()));
-  if (params.size() != p->param_slot.size())
-    throw SkiffError("program " + std::to_string(p->id) + ": expected " + std::to_string(p->param_slot.size()) + " parameters, got " + std::to_string(params.size()));
-  auto st = std::make_unique<RunState>();
+std::unique_ptr<RunState> bind_run(const std::shared_ptr<Program>& p, const int32_t* inputs, size_t n_inputs, const int32_t* params, size_t n_params) {
+  if (n_inputs != p->input_slot.size())
+    throw SkiffError("program " + std::to_string(p->id) + ": expected " + std::to_string(p->input_slot.size()) + " inputs, got " + std::to_string(n_inputs));
+  if (n_params != p->param_slot.size())
+    throw SkiffError("program " + std::to_string(p->id) + ": expected " + std::to_string(p->param_slot.size()) + " parameters, got " + std::to_string(n_params));
+  std::unique_ptr<RunState> st = p->spare ? std::move(p->spare) : std::make_unique<RunState>();
   st->prog = p;
-  st->slots.resize(p->slots.size());
-  st->bufs.resize(p->buf_bytes.size());
+  st->pc = 0;
+  st->live = st->peak = st->executed = 0;
+  st->slots.assign(p->slots.size(), nullptr);
+  st->bufs.assign(p->buf_bytes.size(), nullptr);
   // Messages are only built on failure: binding runs on every call of a program.
   auto bind = [&](int32_t slot, int64_t h, const char* kind, size_t i) {
     auto what = [&] { return "program " + std::to_string(p->id) + ": " + kind + " " + std::to_string(i) + " (" + slot_str(*p, slot) + ")"; };
@@ -154,9 +156,9 @@ std::unique_ptr<RunState> bind_run(const std::shared_ptr<Program>& p, const std:
     if (!bound_ok(spec, **t)) check_bound(*p, spec, **t, what());
     st->slots[(size_t)slot] = *t;
   };
-  for (size_t i = 0; i < inputs.size(); i++) bind(p->input_slot[i], inputs[i], "input", i);
-  for (size_t i = 0; i < params.size(); i++) bind(p->param_slot[i], params[i], "parameter", i);
-  for (size_t i = 0; i < params.size(); i++) {
+  for (size_t i = 0; i < n_inputs; i++) bind(p->input_slot[i], inputs[i], "input", i);
+  for (size_t i = 0; i < n_params; i++) bind(p->param_slot[i], params[i], "parameter", i);
+  for (size_t i = 0; i < n_params; i++) {
     if (!p->slots[(size_t)p->param_slot[i]].is_mutable) continue;
     // A written parameter must not share storage with any other bound tensor: the write would show through it.
     const auto& mine = st->slots[(size_t)p->param_slot[i]]->storage;
@@ -169,6 +171,13 @@ std::unique_ptr<RunState> bind_run(const std::shared_ptr<Program>& p, const std:
     for (size_t j = 0; j < p->param_slot.size(); j++) clash(p->param_slot[j], "parameter", j);
   }
   return st;
+}
+
+void recycle_run(std::unique_ptr<RunState> st) {
+  std::shared_ptr<Program> p = std::move(st->prog);
+  for (auto& t : st->slots) t.reset();
+  for (auto& b : st->bufs) b.reset();
+  p->spare = std::move(st);
 }
 
 bool execute(RunState& st) {
