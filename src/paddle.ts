@@ -5,12 +5,15 @@ import { to_tensor } from './tensor/creation.js';
 import { native } from './native.js';
 import { seed, get_rng_state, Generator, randomPublic } from './ops/defs/random.js';
 import { normPublic } from './ops/defs/nn_norm.js';
+import { normMorePublic } from './ops/defs/nn_norm_more.js';
 import * as nn from './nn/index.js';
 import * as optimizer from './optimizer/index.js';
 import { normFunctions } from './ops/defs/reduce_norm.js';
 import { orderFunctions } from './ops/defs/reduce_order.js';
 import { disable_static, enable_static, in_dynamic_mode, staticNamespace } from './static/index.js';
-import { enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled } from './autograd/index.js';
+import { enable_grad, grad, is_grad_enabled, no_grad, PyLayer, PyLayerContext, set_grad_enabled } from './autograd/index.js';
+import { backwardAll } from './autograd/api.js';
+import * as io from './io/index.js';
 
 type Namespace = { [k: string]: any };
 
@@ -36,6 +39,7 @@ export const paddle: Namespace = {
   is_tensor: (x: unknown) => x instanceof Tensor,
   in_dynamic_mode, enable_static, disable_static, static: staticNamespace,
   grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled,
+  autograd: { PyLayer, PyLayerContext, grad, backward: backwardAll, no_grad, enable_grad, set_grad_enabled, is_grad_enabled },
   get_device: () => 'cpu',
   set_device: (d: string) => { if (d !== 'cpu') throw new Error(`set_device: only 'cpu' is available, got '${d}'`); return 'cpu'; },
   float32: 'float32', float64: 'float64', int32: 'int32', int64: 'int64', bool: 'bool',
@@ -43,7 +47,7 @@ export const paddle: Namespace = {
 };
 
 for (const [name, fn] of surface.functions) nest(paddle, name, fn);
-for (const [name, fn] of Object.entries({ ...randomPublic, ...normPublic })) nest(paddle, name, fn);
+for (const [name, fn] of Object.entries({ ...randomPublic, ...normPublic, ...normMorePublic })) nest(paddle, name, fn);
 // paddle.nn layers and initializers (TS classes; the math is in registry ops)
 for (const [name, v] of Object.entries(nn)) {
   if (name === 'linear') nest(paddle, 'nn.functional.linear', v);
@@ -58,3 +62,4 @@ for (const [name, v] of Object.entries(optimizer)) {
   else nest(paddle, `optimizer.${name}`, v);
 }
 for (const [name, fn] of Object.entries({ ...normFunctions, ...orderFunctions })) nest(paddle, name, fn);
+io.mountIo(paddle, io);  // paddle.io and paddle.vision.datasets.MNIST (src/io)

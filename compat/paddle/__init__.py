@@ -29,6 +29,8 @@ from .nn.layer.layers import Parameter  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd import grad  # noqa: F401
 from . import optimizer, regularizer  # noqa: F401
+from . import io, metric, vision, hapi, callbacks  # noqa: F401
+from .hapi import Model  # noqa: F401
 
 def disable_static(place=None):
     """Back to dynamic (eager) mode."""

@@ -198,4 +198,118 @@ def is_leaf(t):
     return _check(_js.ag_is_leaf(t._h)) == 1
 
 
-__all__ = ['no_grad', 'enable_grad', 'set_grad_enabled', 'is_grad_enabled', 'grad', 'backward']
+# ---- PyLayer -------------------------------------------------------------------------------
+# The node and its checks live in the runtime (src/autograd/pylayer.ts); Python keeps each live
+# layer's (class, ctx) here until the runtime says its node is gone, and runs backward when asked.
+
+_pylayers = {}
+_next_pylayer = [1]
+
+
+class PyLayerContext:
+    """The ctx a PyLayer's forward and backward share; any other attribute may be set on it."""
+
+    def __init__(self):
+        self._saved = ()
+        self._non_diff = []
+        self._materialize = True
+        self.needs_input_grad = ()
+
+    def save_for_backward(self, *tensors):
+        self._saved = tensors
+
+    def saved_tensor(self):
+        return self._saved
+
+    def mark_non_differentiable(self, *tensors):
+        self._non_diff.extend(tensors)
+
+    def set_materialize_grads(self, value):
+        self._materialize = bool(value)
+
+
+def _tensors_in(args, kwargs):
+    return [a for a in args if isinstance(a, Tensor)] + [v for v in kwargs.values() if isinstance(v, Tensor)]
+
+
+class PyLayer:
+    """A user-defined op: subclass with @staticmethod forward(ctx, *args) and backward(ctx, *grads),
+    call as MyLayer.apply(*args). forward runs under no_grad; backward returns one gradient (or
+    None) per Tensor input."""
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError('PyLayer subclasses must define a static forward(ctx, ...)')
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise NotImplementedError('PyLayer subclasses must define a static backward(ctx, ...)')
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        ctx = PyLayerContext()
+        ins = _tensors_in(args, kwargs)
+        on = is_grad_enabled()
+        ctx.needs_input_grad = tuple(on and not t.stop_gradient for t in ins)
+        with no_grad():
+            outs = cls.forward(ctx, *args, **kwargs)
+        single = not isinstance(outs, (tuple, list))
+        seq = [outs] if single else list(outs)
+        # An input returned as is becomes a view: the node's output cannot be the input itself.
+        swapped = {}
+        for i, o in enumerate(seq):
+            if isinstance(o, Tensor) and any(o is t for t in ins):
+                seq[i] = swapped[id(o)] = o.detach()
+        tensors = [o for o in seq if isinstance(o, Tensor)]
+        nondiff = [swapped.get(id(t), t) for t in ctx._non_diff]
+        pid = _next_pylayer[0]
+        _next_pylayer[0] += 1
+        _pylayers[pid] = (cls, ctx)
+        try:
+            _check(_js.ag_pylayer(pid, cls.__name__, _handles(ins), _handles(tensors), _handles(nondiff), ctx._materialize))
+        except BaseException:
+            _pylayers.pop(pid, None)
+            raise
+        for t in tensors:
+            t._m = None        # stop_gradient changed in the runtime
+        if single:
+            return seq[0]
+        return tuple(seq) if isinstance(outs, tuple) else seq
+
+
+def _pylayer_dispatch(kind, pid, payload):
+    """Called by the runtime: kind 0 runs layer pid's backward on grads 'h1,0,h3'; kind 1 drops it."""
+    if kind == 1:
+        _pylayers.pop(pid, None)
+        return ''
+    cls, ctx = _pylayers[pid]
+    try:
+        grads = [None if h == '0' else _wrap(int(h)) for h in payload.split(',')] if payload else []
+        r = cls.backward(ctx, *grads)
+        rs = list(r) if isinstance(r, (tuple, list)) else [r]
+        out = []
+        for i, g in enumerate(rs):
+            if g is None:
+                out.append('0')
+            elif isinstance(g, Tensor):
+                out.append(str(_js.ag_hold(g._h)))
+            else:
+                raise TypeError('%s: backward must return Tensors or None, got %s for input %d' % (cls.__name__, type(g).__name__, i))
+        return ','.join(out) if out else '-'
+    except BaseException as e:  # re-raised by the backward call once the runtime unwinds
+        _hook_error[0] = e
+        return 'E'
+
+
+def _install_pylayer_dispatcher():
+    try:
+        from pyodide.ffi import create_proxy   # kept for the process lifetime
+    except ImportError:                        # pragma: no cover (outside Pyodide)
+        return
+    _js.ag_set_pylayer_dispatcher(create_proxy(_pylayer_dispatch))
+
+
+_install_pylayer_dispatcher()
+
+
+__all__ = ['no_grad', 'enable_grad', 'set_grad_enabled', 'is_grad_enabled', 'grad', 'backward', 'PyLayer', 'PyLayerContext']

@@ -2,18 +2,24 @@
 // paddle.grad, grad mode, hooks. Numbers and strings only; lists of handles travel as
 // 'h1,h2' strings with 0 for None. Python hooks run through one dispatcher function Python
 // registers at import (the only PyProxy kept, for the life of the process).
-import { grad as paddleGrad, isGradEnabled, setGradEnabled } from '../../src/autograd/index.js';
+import { grad as paddleGrad, isGradEnabled, recordPyLayer, setGradEnabled } from '../../src/autograd/index.js';
 import { native } from '../../src/native.js';
 import { Tensor, untracked } from '../../src/tensor/tensor.js';
 import type { HandleTable } from './handles.js';
 
 /** Python's hook dispatcher: (hook id, grad handle) -> replacement handle (held once for JS), 0 for None, 0.5 if it raised. */
 type Dispatcher = ((id: number, h: number) => number) & { destroy?: () => void };
+/**
+ * Python's PyLayer dispatcher: (0, id, 'g1,0,g3') runs layer id's backward and returns 'h1,0' (handles
+ * held once for JS; '-' for no gradients, 'E' if it raised); (1, id, '') drops layer id's ctx.
+ */
+type PyLayerDispatcher = ((kind: number, id: number, payload: string) => string) & { destroy?: () => void };
 
 const parseHandles = (s: string): number[] => (s === '' ? [] : s.split(',').map(Number));
 
 export function autogradCalls(handles: HandleTable, fail: (e: unknown) => 0): Record<string, unknown> {
   let dispatcher: Dispatcher | null = null;
+  let pyLayers: PyLayerDispatcher | null = null;
   const get = (h: number) => handles.get(h);
   /** A view on g's storage for Python: the engine may dispose g itself once the hook returns. */
   const share = (g: Tensor): number => handles.add(untracked(() => new Tensor(native.view(g.h('hook'), g.shape, g.strides, g.offset), g.dtype, [...g.shape], [...g.strides], g.offset)));
@@ -79,6 +85,33 @@ export function autogradCalls(handles: HandleTable, fail: (e: unknown) => 0): Re
       } catch (e) { return fail(e); }
     },
     ag_remove_hook: (id: number): boolean => { const hk = hooks.get(id); hooks.delete(id); return hk ? hk.remove() : false; },
+    ag_set_pylayer_dispatcher: (fn: PyLayerDispatcher): number => { pyLayers?.destroy?.(); pyLayers = fn; return 1; },
+    /**
+     * PyLayer.apply's node (src/autograd/pylayer.ts): ins/outs/nondiff as 'h1,h2'. Backward calls
+     * Python layer `id` through the PyLayer dispatcher; gradients cross as views, results come
+     * back held once and are released when the engine has taken them over.
+     */
+    ag_pylayer: (id: number, name: string, ins: string, outs: string, nondiff: string, materialize: boolean): number => {
+      try {
+        const held: number[] = [];
+        recordPyLayer({
+          name, inputs: parseHandles(ins).map(get), outputs: parseHandles(outs).map(get),
+          nonDifferentiable: new Set(parseHandles(nondiff).map(get)), materialize: Boolean(materialize),
+          backward: (grads) => {
+            if (!pyLayers) throw new Error(`${name}: the Python PyLayer dispatcher is not installed`);
+            const r = pyLayers(0, id, grads.map((g) => (g ? share(g) : 0)).join(','));
+            if (r === 'E') throw new Error(`${name}: backward raised (see the Python traceback)`);
+            if (r === '-') return [];
+            const hs = parseHandles(r);
+            held.push(...hs.filter((h) => h !== 0));
+            return hs.map((h) => (h ? get(h) : null));
+          },
+          afterBackward: () => { for (const h of held.splice(0)) handles.release(h); },
+          release: () => { pyLayers?.(1, id, ''); },
+        });
+        return 1;
+      } catch (e) { return fail(e); }
+    },
     /** One more Python-side reference on h (the hook dispatcher returns a tensor JS will read). */
     ag_hold: (h: number): number => { try { return handles.add(get(h)); } catch (e) { return fail(e); } },
   };

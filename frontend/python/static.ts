@@ -9,10 +9,11 @@
 // src/static's recorder exactly as TypeScript calls are.
 import { Value } from '../../src/pir/index.js';
 import {
-  bindParameter, data, default_main_program, default_startup_program, disable_static, enable_static, Executor, global_scope, in_static_mode,
+  append_backward, bindParameter, data, gradients, default_main_program, default_startup_program, disable_static, enable_static, Executor, global_scope, in_static_mode,
   nameOfValue, Program, ProgramGuard, type FetchTarget,
 } from '../../src/static/index.js';
 import { ownedView } from '../../src/static/scope.js';
+import { CondBuilder, WhileBuilder } from '../../src/static/control_flow.js';
 import { Tensor, untracked } from '../../src/tensor/tensor.js';
 import type { Bridge } from './bridge.js';
 import { pyErrorOf } from './errors.js';
@@ -60,6 +61,24 @@ export function staticModule(bridge: Bridge): Record<string, unknown> {
     const p = programs.get(id);
     if (!p) throw new Error(`skiff bridge: invalid program id ${id}`);
     return p;
+  };
+  const flow = new Map<number, CondBuilder | WhileBuilder>();
+  let nextFlow = 0;
+  const flowOf = (h: number): CondBuilder | WhileBuilder => {
+    const f = flow.get(h);
+    if (!f) throw new Error(`skiff bridge: invalid control-flow builder ${h}`);
+    return f;
+  };
+  /** Decodes control-flow items; single: the lone item itself, else a list ('' = empty list / None). */
+  const outOf = (spec: string, single: number): unknown => {
+    const items = spec === '' ? [] : spec.split(SEP).map((f) => {
+      const rest = f.slice(1);
+      if (f[0] === 'v') return staticValues.get(Number(rest));
+      if (f[0] === 't') return bridge.handles.get(Number(rest));
+      if (f[0] === 'b') return rest === '1';
+      return Number(rest);
+    });
+    return single ? (items[0] ?? null) : items;
   };
   /** Runs an entry: failures return 0 and keep the error for last_error(). */
   const guarded = <A extends unknown[], R>(f: (...a: A) => R) => (...a: A): R | 0 => {
@@ -133,6 +152,46 @@ export function staticModule(bridge: Bridge): Record<string, unknown> {
       const t = global_scope().get(name);
       if (!t) throw new Error(`global_scope: no variable named '${name}'`);
       return bridge.handles.add(untracked(() => ownedView(t)));
+    }),
+    /** append_backward: value ids as 'p:g,p:g'; params/no_grad as comma-separated ids ('' = default/none). */
+    append_backward: guarded((loss: number, params: string, noGrad: string) => {
+      const vs = (spec: string) => (spec === '' ? null : spec.split(',').map((i) => staticValues.get(Number(i))));
+      return append_backward(staticValues.get(loss), vs(params), vs(noGrad)).map(([p, g]) => `${staticValues.add(p)}:${staticValues.add(g)}`).join(',') || '-';
+    }),
+    /** gradients: ids comma-separated ('' for no target_gradients / no_grad_set); results 'id' or '-' (None) each. */
+    gradients: guarded((targets: string, inputs: string, seeds: string, noGrad: string) => {
+      const vs = (spec: string) => spec.split(',').map((i) => (i === '-' ? null : staticValues.get(Number(i))));
+      const gs = gradients(vs(targets) as Value[], vs(inputs) as Value[], seeds === '' ? null : vs(seeds), noGrad === '' ? null : (vs(noGrad) as Value[]));
+      return gs.map((g) => (g ? String(staticValues.add(g)) : '-')).join(',');
+    }),
+    /** Variable.stop_gradient: 'T' / 'F'; set with on = 1 / 0. */
+    value_stop_gradient: guarded((id: number) => ((staticValues.get(id) as unknown as { stop_gradient: boolean }).stop_gradient ? 'T' : 'F')),
+    value_set_stop_gradient: guarded((id: number, on: number) => { (staticValues.get(id) as unknown as { stop_gradient: boolean }).stop_gradient = Boolean(on); return 1; }),
+    // paddle.static.nn.cond / while_loop: Python runs the branch/body functions between these
+    // calls (src/static/control_flow.ts builders). Items: 'v<id>', 't<handle>', 'n<number>', 'b0'/'b1', joined by \u0001.
+    cond_begin: guarded((pred: number) => { flow.set(++nextFlow, new CondBuilder(staticValues.get(pred))); return nextFlow; }),
+    cond_enter: guarded((h: number, i: number) => { (flowOf(h) as CondBuilder).enter(i); return 1; }),
+    cond_exit: guarded((h: number, i: number, spec: string, single: number) => { (flowOf(h) as CondBuilder).exit(i, outOf(spec, single) as never); return 1; }),
+    cond_abort: guarded((h: number, i: number) => { (flowOf(h) as CondBuilder).exit(i); flow.delete(h); return 1; }),
+    cond_end: guarded((h: number) => {
+      const r = (flowOf(h) as CondBuilder).finish();
+      flow.delete(h);
+      if (r === null) return 'N';
+      return Array.isArray(r) ? `L${(r as Value[]).map((v) => staticValues.add(v)).join(',')}` : `S${staticValues.add(r as Value)}`;
+    }),
+    while_begin: guarded((spec: string) => {
+      const wb = new WhileBuilder(outOf(spec, 0) as never);
+      flow.set(++nextFlow, wb);
+      return `${nextFlow};${wb.inits.map((v) => staticValues.add(v)).join(',')}`;
+    }),
+    while_pre: guarded((h: number, spec: string) => { (flowOf(h) as WhileBuilder).setPre(outOf(spec, 1) as never); return 1; }),
+    while_enter: guarded((h: number) => (flowOf(h) as WhileBuilder).enter().map((v) => staticValues.add(v)).join(',')),
+    while_exit: guarded((h: number, next: string, c: string) => { (flowOf(h) as WhileBuilder).exit(outOf(next, 0) as never, outOf(c, 1) as never); return 1; }),
+    while_abort: guarded((h: number) => { (flowOf(h) as WhileBuilder).exit(); flow.delete(h); return 1; }),
+    while_end: guarded((h: number) => {
+      const r = (flowOf(h) as WhileBuilder).finish();
+      flow.delete(h);
+      return r.map((v) => staticValues.add(v)).join(',');
     }),
     live_values: () => staticValues.live,
     last_error: (): string => {

@@ -16,6 +16,16 @@ export function backward(t: Tensor, grad_tensor: Tensor | null = null, retain_gr
   runBackward([t], [grad_tensor], { retainGraph: Boolean(retain_graph), createGraph: false });
 }
 
+/**
+ * paddle.autograd.backward(tensors, grad_tensors=None, retain_graph=False): one backward pass
+ * from several roots (gradients summed into the leaves' .grad).
+ */
+export function backwardAll(tensors: Tensor | Tensor[], grad_tensors: Tensor | (Tensor | null)[] | null = null, retain_graph = false): void {
+  const ts = list(tensors), gs = list(grad_tensors);
+  if (gs.length && gs.length !== ts.length) throw new Error(`paddle.autograd.backward: grad_tensors has ${gs.length} entries for ${ts.length} tensors`);
+  runBackward(ts, ts.map((_, i) => gs[i] ?? null), { retainGraph: Boolean(retain_graph), createGraph: false });
+}
+
 export interface GradOptions {
   grad_outputs?: Tensor | (Tensor | null)[] | null;
   retain_graph?: boolean | null;

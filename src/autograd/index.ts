@@ -9,3 +9,4 @@ installTensorAutograd();
 export { backward, grad, type HookHandle } from './api.js';
 export { enable_grad, isGradEnabled, isGradEnabled as is_grad_enabled, no_grad, noGradFn, set_grad_enabled, setGradEnabled } from './mode.js';
 export { tapeStats } from './node.js';
+export { PyLayer, PyLayerContext, recordPyLayer } from './pylayer.js';

@@ -13,6 +13,8 @@ import { Tensor } from '../tensor/tensor.js';
 import type { Operation, Program, Value } from '../pir/index.js';
 import { flatInputs, hasListOutput, pdAttrs } from '../pir/index.js';
 import { type ExecGraph, type ExecNode, type ExecUpdate, type ExecValue, HOST_CALL } from './graph.js';
+import { lowerRegionOp } from './region_hook.js';
+import type { HostFn } from './types.js';
 
 export interface PirExecGraph {
   readonly graph: ExecGraph;
@@ -24,6 +26,8 @@ export interface PirExecGraph {
   readonly constants: Tensor[];
   /** pd_op.fetch names, in graph.outputs order */
   readonly fetches: string[];
+  /** Host functions of ops with regions (control flow), to pass to compile's hostFns. */
+  readonly hostFns: Record<string, HostFn>;
 }
 
 /**
@@ -72,8 +76,17 @@ export function fromPir(program: Program): PirExecGraph {
     return a.value;
   };
 
+  const hostFns: Record<string, HostFn> = {};
   for (const op of program.block.ops) {
-    if (op.regions.length) throw new Error(`fromPir: "${op.name}" has regions; control flow is not supported by the executor yet`);
+    if (op.regions.length) {
+      // Control flow runs its regions from a host call (src/executor/control_flow.ts).
+      const low = lowerRegionOp(op);
+      if (!low) throw new Error(`fromPir: "${op.name}" has regions and no lowering; the executor runs only pd_op.if and pd_op.while`);
+      const callee = `${op.name}#${nodes.length}`;
+      hostFns[callee] = low.fn;
+      nodes.push({ op: HOST_CALL, inputs: low.inputs.map((v) => use(v, op)), outputs: op.results.map((r) => define(r)), attrs: { callee } });
+      continue;
+    }
     switch (op.name) {
       case 'pd_op.data':
         inputs.push(define(op.result(0)));
@@ -137,7 +150,7 @@ export function fromPir(program: Program): PirExecGraph {
   fetched.sort((a, b) => a.col - b.col);
   return {
     graph: { values, inputs, params: [...params, ...constantIds], updates, nodes, outputs: fetched.map((f) => f.id) },
-    feeds, params: paramNames, constants, fetches: fetched.map((f) => f.name),
+    feeds, params: paramNames, constants, fetches: fetched.map((f) => f.name), hostFns,
   };
 }
 

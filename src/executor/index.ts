@@ -13,3 +13,4 @@ export { runGraphEager } from './eager.js';
 export { fromPir } from './from_pir.js';
 export type { PirExecGraph } from './from_pir.js';
 export type { HostFn, Instr, LoweredProgram, PlanStats, Slot } from './types.js';
+export { runRegionCounters } from './control_flow.js';

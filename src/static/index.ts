@@ -8,6 +8,8 @@
 import { surface } from '../ops/index.js';
 import { Value } from '../pir/index.js';
 import { bindParameter, create_parameter, data } from './api.js';
+import { append_backward, gradients } from './backward.js';
+import { cond, staticNn, while_loop } from './control_flow.js';
 import { Executor, prune, staticExecutorStats } from './executor.js';
 import {
   currentProgram, default_main_program, default_startup_program, disable_static, enable_static, in_dynamic_mode, in_static_mode,
@@ -18,7 +20,7 @@ import { global_scope, Scope } from './scope.js';
 
 export {
   bindParameter, create_parameter, currentProgram, data, default_main_program, default_startup_program, disable_static, enable_static,
-  Executor, global_scope, in_dynamic_mode, in_static_mode, nameOfValue, Program, program_guard, ProgramGuard, prune, Scope, staticExecutorStats,
+  append_backward, cond, Executor, global_scope, gradients, in_dynamic_mode, in_static_mode, nameOfValue, Program, program_guard, ProgramGuard, prune, Scope, staticExecutorStats, while_loop,
 };
 export type { DataDim, CreateParameterOptions, Initializer, ParamAttr } from './api.js';
 export type { FeedValue, FetchTarget, RunOptions } from './executor.js';
@@ -26,7 +28,7 @@ export type { FeedValue, FetchTarget, RunOptions } from './executor.js';
 /** The `paddle.static` namespace. */
 export const staticNamespace = {
   Program, program_guard, data, create_parameter, Executor, Scope, global_scope,
-  default_main_program, default_startup_program, Variable: Value,
+  default_main_program, default_startup_program, Variable: Value, append_backward, gradients, nn: staticNn,
   cpu_places: (n = 1): string[] => Array.from({ length: n }, () => 'cpu'),
 };
 

@@ -2,7 +2,7 @@
 // needs beyond the IR: Paddle-style names for its values (fetch by name, Variable.name), the
 // eager tensors it captured (bound to its own builtin.parameter ops), fresh batch symbols, and
 // the Executor's cache of compiled plans.
-import { Attr, Builder, type Operation, Program as PirProgram, printProgram, tensorType, type Value } from '../pir/index.js';
+import { Attr, type Block, BlockArgument, Builder, type Operation, Program as PirProgram, printProgram, tensorType, type Value } from '../pir/index.js';
 import { isFloating } from '../tensor/dtype.js';
 import { type Dim, sym } from '../tensor/shape.js';
 import type { Tensor } from '../tensor/tensor.js';
@@ -11,6 +11,11 @@ import { ownedView } from './scope.js';
 /** Names of values built through paddle.static (data names, parameter names, `matmul_0.tmp_0`). */
 const valueNames = new WeakMap<Value, string>();
 export const nameOfValue = (v: Value): string | undefined => valueNames.get(v);
+
+/** The paddle.static Program wrapping a PIR program (append_backward finds a loss's program). */
+const wrappers = new WeakMap<Operation, Program>();
+/** The Program whose module op is `module`. */
+export const programOfModule = (module: Operation): Program | undefined => wrappers.get(module);
 
 /** What the Executor caches per program and fetch list (see executor.ts). */
 export interface CachedPlan { dispose(): void }
@@ -45,6 +50,7 @@ export class Program {
   constructor(pir: PirProgram = new PirProgram()) {
     this.pir = pir;
     this.builder = new Builder(pir);
+    wrappers.set(pir.module, this);
   }
 
   toString(): string { return printProgram(this.pir); }
@@ -52,8 +58,18 @@ export class Program {
   /** Number of ops in the program's block. */
   get num_ops(): number { return this.pir.block.ops.length; }
 
-  /** True if v is defined by an op of this program's block. */
-  owns(v: Value): boolean { return v.definingOp?.parent === this.pir.block; }
+  /** @internal Region blocks being built (paddle.static.nn.cond / while_loop), not yet in an op. */
+  readonly _openBlocks = new Set<Block>();
+
+  /** True if v is defined in this program's block, or in a region nested in it (or being built for it). */
+  owns(v: Value): boolean {
+    let b: Block | null = v instanceof BlockArgument ? v.owner : v.definingOp?.parent ?? null;
+    while (b) {
+      if (b === this.pir.block || this._openBlocks.has(b)) return true;
+      b = b.parentOp?.parent ?? null;
+    }
+    return false;
+  }
 
   /** The value called `name` here (a data name, a parameter name, or a generated `relu_0.tmp_0`). */
   valueByName(name: string): Value | undefined { return this.byName.get(name); }

@@ -94,7 +94,7 @@ class ProgBarLogger(Callback):
 
     def on_epoch_end(self, epoch, logs=None):
         if self.bar is not None:
-            if self.train_step % self.log_freq and not self.bar._tty:
+            if self.bar.last_step != self.train_step and not self.bar._tty:
                 self.bar.update(self.train_step, self._values(logs))
             self.bar.close(self.train_step, self._values(logs))
 
@@ -112,7 +112,7 @@ class ProgBarLogger(Callback):
 
     def on_eval_end(self, logs=None):
         if self.eval_bar is not None:
-            if not self.eval_bar._tty and self.eval_step % self.log_freq:
+            if not self.eval_bar._tty and self.eval_bar.last_step != self.eval_step:
                 self.eval_bar.update(self.eval_step, self._values(logs))
             self.eval_bar.close(self.eval_step, self._values(logs))
             print('Eval samples: %d' % (logs or {}).get('samples', 0))

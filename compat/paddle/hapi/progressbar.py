@@ -7,6 +7,14 @@ import time
 from .._bridge import _js
 
 
+_open = set()   # bars on screen: closed by close_all() if a loop dies (restores the cursor)
+
+
+def close_all():
+    for bar in list(_open):
+        bar.close()
+
+
 def _fmt(v):
     if isinstance(v, (list, tuple)):
         v = v[0] if len(v) == 1 else v
@@ -32,6 +40,7 @@ class ProgressBar:
         self._start = time.time() if start else None
         self._tty = verbose == 1 and bool(_js.progress_tty())
         self._last_text = ''
+        self.last_step = None
 
     def start(self):
         self._start = time.time()
@@ -50,10 +59,12 @@ class ProgressBar:
     def update(self, current_num, values=()):
         text = self._text(current_num, values)
         self._last_text = text
+        self.last_step = current_num
         if self._tty:
             if not self._bar:
                 self.file.flush()       # Python's buffered output first, then the bar
                 self._bar = _js.progress_start(self.title, self.num or 0, text)
+                _open.add(self)
             _js.progress_update(self._bar, current_num, text)
         else:
             total = '/%d' % self.num if self.num else ''
@@ -65,3 +76,4 @@ class ProgressBar:
             text = self._text(current_num, values) if values is not None else self._last_text
             _js.progress_stop(self._bar, current_num, text)
             self._bar = 0
+            _open.discard(self)

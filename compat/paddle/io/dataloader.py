@@ -49,7 +49,7 @@ class DataLoader:
 
     def __len__(self):
         if self._iterable:
-            raise ValueError('length of IterableDataset not supported')
+            raise TypeError('length of IterableDataset not supported')   # TypeError: list(loader) still works
         if self.batch_sampler is None:
             return len(self.dataset)
         return len(self.batch_sampler)

@@ -64,6 +64,11 @@ class Subset(Dataset):
     def __len__(self):
         return len(self.indices)
 
+    def _skiff_getitems(self, idx):
+        """The wrapped dataset's batched fetch, when it has one (see DataLoader)."""
+        f = getattr(self.dataset, '_skiff_getitems', None)
+        return f([self.indices[i] for i in idx]) if f is not None else None
+
 
 class ComposeDataset(Dataset):
     """Sample i is the fields of sample i of every dataset, concatenated into one tuple."""

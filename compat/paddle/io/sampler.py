@@ -185,12 +185,16 @@ class DistributedBatchSampler(BatchSampler):
         if self.shuffle:
             random.Random(self.epoch).shuffle(idx)
             self.epoch += 1
-        # rank r takes consecutive batch_size chunks r, r + nranks, ...
-        mine = []
+        # rank r takes the batch_size chunks r, r + nranks, ...; the last, shorter round is
+        # split evenly between the ranks
         step = self.batch_size * self.nranks
-        for start in range(self.local_rank * self.batch_size, len(idx), step):
+        tail = self.total_size % step
+        mine = []
+        for start in range(self.local_rank * self.batch_size, len(idx) - tail, step):
             mine.extend(idx[start:start + self.batch_size])
-        mine = mine[:self.num_samples]
+        per = tail // self.nranks
+        rest = idx[len(idx) - tail:]
+        mine.extend(rest[self.local_rank * per:(self.local_rank + 1) * per])
         batch = []
         for i in mine:
             batch.append(i)

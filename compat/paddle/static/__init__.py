@@ -20,9 +20,39 @@ from . import _js
 from .executor import Executor, global_scope  # noqa: F401
 from .program import Program, default_main_program, default_startup_program, program_guard  # noqa: F401
 from .variable import Variable, _wrap
+from . import nn  # noqa: F401  (paddle.static.nn.cond / while_loop)
 
 __all__ = ['Program', 'program_guard', 'data', 'create_parameter', 'Executor', 'Variable', 'InputSpec', 'global_scope',
-           'default_main_program', 'default_startup_program', 'cpu_places']
+           'default_main_program', 'default_startup_program', 'cpu_places', 'append_backward', 'gradients']
+
+
+def _ids(vs):
+    return ','.join('-' if v is None else str(v._vid) for v in vs)
+
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None):
+    """Appends the backward of `loss` to its program (program autodiff from the ops' gradient
+    rules); returns [(parameter, gradient)] for the trainable parameters (or parameter_list).
+    Gradients are named '<name>@GRAD'."""
+    params = '' if parameter_list is None else _ids(parameter_list)
+    nogo = '' if not no_grad_set else _ids(no_grad_set)
+    r = _js.check(_js.append_backward(loss._vid, params, nogo))
+    if r == '-':
+        return []
+    return [(_wrap(int(p)), _wrap(int(g))) for p, g in (pair.split(':') for pair in r.split(','))]
+
+
+def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
+    """Gradients of targets w.r.t. inputs, appended to the program; None where there is none."""
+    ts, xs = _as_list(targets), _as_list(inputs)
+    seeds = '' if target_gradients is None else _ids(_as_list(target_gradients))
+    nogo = '' if not no_grad_set else _ids(no_grad_set)
+    r = _js.check(_js.gradients(_ids(ts), _ids(xs), seeds, nogo))
+    return [None if g == '-' else _wrap(int(g)) for g in r.split(',')]
 
 
 def data(name, shape, dtype=None, lod_level=0):

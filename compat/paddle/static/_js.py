@@ -22,6 +22,21 @@ feed_dtype = _js.feed_dtype
 run = _js.run
 scope_tensor = _js.scope_tensor
 live_values = _js.live_values
+append_backward = _js.append_backward
+gradients = _js.gradients
+value_stop_gradient = _js.value_stop_gradient
+value_set_stop_gradient = _js.value_set_stop_gradient
+cond_begin = _js.cond_begin
+cond_enter = _js.cond_enter
+cond_exit = _js.cond_exit
+cond_abort = _js.cond_abort
+cond_end = _js.cond_end
+while_begin = _js.while_begin
+while_pre = _js.while_pre
+while_enter = _js.while_enter
+while_exit = _js.while_exit
+while_abort = _js.while_abort
+while_end = _js.while_end
 
 
 def error():

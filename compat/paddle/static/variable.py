@@ -66,7 +66,12 @@ class Variable:
 
     @property
     def stop_gradient(self):
-        return True
+        """Feeds stop gradients unless set False; parameters follow trainable; results follow inputs."""
+        return _js.check(_js.value_stop_gradient(self._vid)) == 'T'
+
+    @stop_gradient.setter
+    def stop_gradient(self, value):
+        _js.check(_js.value_set_stop_gradient(self._vid, 1 if value else 0))
 
     @property
     def persistable(self):

@@ -20,6 +20,7 @@ import { requireFloat } from '../infer.js';
 import { isFloating, type DType } from '../../tensor/dtype.js';
 import { broadcastShapes, type Dim, numel, ShapeError, shapeStr } from '../../tensor/shape.js';
 import type { ApiSpec, AttrSpec, OpDef, TensorMeta } from '../types.js';
+import { gradOf } from './binary_more_grad.js';
 
 type Rule = 'float' | 'atan2' | 'nonbool' | 'int' | 'intbool';
 
@@ -46,6 +47,7 @@ function binary(name: string, rule: Rule, extra: { out?: (d: DType) => DType; at
     },
     api: { promote: true, ...extra.api },
     inplace: extra.inplace,
+    ...gradOf(name),  // binary_more_grad.ts
   });
 }
 
@@ -120,6 +122,7 @@ export const ldexp = registerOp({
     return [{ dtype: isFloating(x.dtype) ? x.dtype : 'float32', shape: broadcastShapes(x.shape, y.shape, 'ldexp') }];
   },
   inplace: true,
+  ...gradOf('ldexp'),
 });
 
 /** lerp(x, y, weight): x + weight (y - x), the three broadcast together; weight may be a number. */
@@ -141,6 +144,7 @@ export const lerp = registerOp({
   },
   api: { promote: true },
   inplace: true,
+  ...gradOf('lerp'),
 });
 
 /** masked_fill(x, mask, value): value where mask is true, else x (x and mask broadcast). */
@@ -156,4 +160,5 @@ export const masked_fill = registerOp({
     return [{ dtype: x.dtype, shape: broadcastShapes(x.shape, mask.shape, 'masked_fill') }];
   },
   inplace: true,
+  ...gradOf('masked_fill'),
 });

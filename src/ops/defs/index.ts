@@ -26,3 +26,8 @@ import './scan.js';
 import './reduce_more.js';
 import './reduce_norm.js';
 import './reduce_order.js';
+import './nn_conv_more.js';
+import './nn_pool_more.js';
+import './nn_interp.js';
+import './nn_pixel.js';
+import './nn_norm_more.js';

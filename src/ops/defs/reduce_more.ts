@@ -9,6 +9,7 @@ import { registerOp } from '../registry.js';
 import { reduceAxes, reducedShape } from '../infer.js';
 import { isStatic, ShapeError, shapeStr } from '../../tensor/shape.js';
 import type { AttrSpec, Attrs, OpDef } from '../types.js';
+import { REDUCE_GRADS } from './reduce_grad.js';
 
 const AXIS: AttrSpec = { name: 'axis', type: 'int[]', default: null };
 const KEEPDIM: AttrSpec = { name: 'keepdim', type: 'bool', default: false };
@@ -42,6 +43,7 @@ function reduction(name: string, kind: 'extreme' | 'count'): OpDef {
     },
     // amax/amin values are max/min's: same kernel (native/kernels/reduce.cc).
     kernel: kind === 'extreme' ? name.replace(/^a/, '') : undefined,
+    ...REDUCE_GRADS[name],  // reduce_grad.ts (amax, amin)
   });
 }
 

@@ -18,6 +18,7 @@ import { normAxis } from '../../tensor/shape.js';
 import { callOp } from '../api.js';
 import { bindArgs } from './nn_util.js';
 import type { TensorMeta } from '../types.js';
+import { REDUCE_GRADS } from './reduce_grad.js';
 import { Tensor } from '../../tensor/tensor.js';
 
 /** p_norm(x, porder=2.0, axis=-1, epsilon=1e-12, keepdim=False, asvector=False). */
@@ -46,6 +47,7 @@ export const p_norm = registerOp({
     return [axes.length, ...axes, a.keepdim ? 1 : 0, a.porder as number];
   },
   api: { names: [] },
+  ...REDUCE_GRADS.p_norm,  // reduce_grad.ts
 });
 
 /** frobenius_norm(x, axis, keep_dim=False, reduce_all=False). */
@@ -68,6 +70,7 @@ export const frobenius_norm = registerOp({
     return [axes.length, ...axes, a.keep_dim ? 1 : 0, 2];
   },
   api: { names: [] },
+  ...REDUCE_GRADS.frobenius_norm,
 });
 
 /**

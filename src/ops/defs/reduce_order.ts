@@ -19,6 +19,7 @@ import { reduceAxes, reducedShape } from '../infer.js';
 import { isFloating, type DType } from '../../tensor/dtype.js';
 import { normAxis, isStatic, ShapeError, shapeStr } from '../../tensor/shape.js';
 import type { Attrs, TensorMeta } from '../types.js';
+import { REDUCE_GRADS } from './reduce_grad.js';
 import { callOp } from '../api.js';
 import { bindArgs } from './nn_util.js';
 import { Tensor } from '../../tensor/tensor.js';
@@ -50,6 +51,7 @@ export const median = registerOp({
     return [{ dtype, shape: reducedShape(x.shape, axes, a.keepdim as boolean) }];
   },
   encode: (a, [x]) => [...prefix(axesOf('median', a.axis, x.shape.length, false), a.keepdim), a.mode === 'min' ? 1 : 0],
+  ...REDUCE_GRADS.median,  // reduce_grad.ts
 });
 
 /** nanmedian(x, axis=None, keepdim=False) (Paddle 2.6's default; 2.4 kept dims). */
@@ -63,6 +65,7 @@ export const nanmedian = registerOp({
     return [{ dtype: x.dtype, shape: reducedShape(x.shape, axesOf('nanmedian', a.axis, x.shape.length, true), a.keepdim as boolean) }];
   },
   encode: (a, [x]) => prefix(axesOf('nanmedian', a.axis, x.shape.length, true), a.keepdim),
+  ...REDUCE_GRADS.nanmedian,
 });
 
 function qList(q: Attrs[string]): number[] {
@@ -92,6 +95,7 @@ export const quantile = registerOp({
     return [...prefix(axesOf('quantile', a.axis, x.shape.length, true), a.keepdim), qs.length, ...qs];
   },
   api: { names: [] },
+  ...REDUCE_GRADS.quantile,
 });
 
 /** paddle.quantile(x, q, axis=None, keepdim=False): q a number (no leading dim) or a list. */
@@ -127,4 +131,5 @@ export const mode = registerOp({
     return [{ dtype: x.dtype, shape }, { dtype: 'int64', shape }];
   },
   encode: (a, [x]) => [...prefix([normAxis(a.axis as number, x.shape.length, 'mode')].filter((d) => d < x.shape.length), a.keepdim)],
+  ...REDUCE_GRADS.mode,
 });

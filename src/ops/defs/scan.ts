@@ -11,6 +11,7 @@ import { requireFloat } from '../infer.js';
 import { isFloating, toDType, type DType } from '../../tensor/dtype.js';
 import { normAxis, numel } from '../../tensor/shape.js';
 import type { Attrs, OpDef, TensorMeta } from '../types.js';
+import { SCAN_GRADS } from './scan_grad.js';
 
 function axisOf(op: string, a: Attrs[string], rank: number): number | null {
   if (a === null) return null;
@@ -32,6 +33,7 @@ export const cumprod = registerOp({
     return [{ dtype, shape: scanShape(x, axisOf('cumprod', a.dim, x.shape.length)) }];
   },
   encode: (a, [x]) => [axisOf('cumprod', a.dim, x.shape.length) ?? NaN],
+  ...SCAN_GRADS.cumprod,  // scan_grad.ts
 });
 
 function cumExtreme(name: 'cummax' | 'cummin'): OpDef {
@@ -48,6 +50,7 @@ function cumExtreme(name: 'cummax' | 'cummin'): OpDef {
       return [{ dtype: x.dtype, shape }, { dtype: idx, shape }];
     },
     encode: (a, [x]) => [axisOf(name, a.axis, x.shape.length) ?? NaN],
+    ...SCAN_GRADS[name],
   });
 }
 export const cummax = cumExtreme('cummax');
@@ -66,4 +69,5 @@ export const logcumsumexp = registerOp({
     return [{ dtype, shape: scanShape(x, axisOf('logcumsumexp', a.axis, x.shape.length)) }];
   },
   encode: (a, [x]) => [axisOf('logcumsumexp', a.axis, x.shape.length) ?? NaN],
+  ...SCAN_GRADS.logcumsumexp,
 });

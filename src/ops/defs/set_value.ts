@@ -12,6 +12,7 @@ import { registerOp } from '../registry.js';
 import { type Dim, ShapeError, shapeStr } from '../../tensor/shape.js';
 import type { Attrs, TensorMeta } from '../types.js';
 import { axisList, intList } from './shape_common.js';
+import { kit } from '../grad_kit.js';
 
 const OP = 'set_value_with_tensor';
 
@@ -107,4 +108,30 @@ export const set_value_with_tensor = registerOp({
   inplace: true,
   writesViews: true,
   api: { names: [], methods: [] },
+  // x's gradient is g with the written region zeroed (this op writing 0 into g); values' is that
+  // region of g, shaped like the assigned shape and summed back over broadcasting.
+  gradReads: {},
+  grad: ({ inputs: [x, v], outGrads: [g], attrs, needsGrad }, ops) => {
+    const k = kit(ops);
+    const xm: TensorMeta = { dtype: k.dtype(x!), shape: k.shape(x!) };
+    const p = planOf(xm, attrs);
+    const dx = needsGrad[0] ? k.op(OP, [g!, k.scalar(0, g!)], attrs) : null;
+    if (!needsGrad[1]) return [dx, null];
+    const region = regionOf(xm, p) as { first: number; step: number; count: number }[];
+    const vs = k.shape(v!);
+    if (region.some((r) => r.count === 0)) return [dx, k.zerosOf(v!)];
+    let t: typeof g = g;
+    region.forEach(({ first, step, count }, d) => {
+      if (first === 0 && step === 1 && count === xm.shape[d]) return;
+      // The region in ascending order, flipped back for a negative step.
+      const n = Math.abs(step), lo = step > 0 ? first : first + (count - 1) * step;
+      t = k.op('strided_slice', [t!], { axes: [d], starts: [lo], ends: [lo + (count - 1) * n + 1], strides: [n] });
+      if (step < 0) t = k.op('flip', [t], { axis: [d] });
+    });
+    // Dropping decreased axes and adding None axes only moves 1s around: a reshape.
+    const target = assignShape(xm, p) as number[];
+    t = k.reshape(t!, target);
+    const trailing = vs.slice(Math.max(0, vs.length - target.length));
+    return [dx, k.reshape(k.sumTo(t, trailing), vs)];
+  },
 });

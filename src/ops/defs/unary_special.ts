@@ -13,6 +13,7 @@ import { registerOp } from '../registry.js';
 import { requireFloat } from '../infer.js';
 import type { ApiSpec, Attrs, AttrSpec, OpDef, TensorMeta } from '../types.js';
 import type { DType } from '../../tensor/dtype.js';
+import { SPECIAL_GRADS } from './unary_special_grad.js';
 
 interface Extra {
   api?: ApiSpec;
@@ -44,6 +45,9 @@ function special(name: string, extra: Extra = {}): OpDef {
     encode: extra.encode,
     api: extra.api,
     inplace: extra.inplace,
+    // Gradient rules live in unary_special_grad.ts (digamma and i0 have none: see there).
+    grad: SPECIAL_GRADS[name]?.grad,
+    gradReads: SPECIAL_GRADS[name]?.reads,
   });
 }
 

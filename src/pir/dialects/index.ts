@@ -1,3 +1,4 @@
 // Registers the dialects Skiff ships (importing this module is enough).
 export * from './builtin.js';
 export * from './pd_op.js';
+export * from './control_flow.js';

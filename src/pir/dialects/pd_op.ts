@@ -138,6 +138,8 @@ export const fetchOp = defineOpKind({
 });
 
 const SPECIAL = new Map<string, OpKind>([[dataOp.name, dataOp], [fetchOp.name, fetchOp]]);
+/** Adds a pd_op kind that has no registry definition (control flow: pd_op.if, pd_op.while). */
+export function registerPdKind(kind: OpKind): void { SPECIAL.set(kind.name, kind); }
 const kinds = new WeakMap<OpDef, OpKind>();
 const inplaceKinds = new WeakMap<OpDef, OpKind>();
 

@@ -114,6 +114,17 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     return y
 
 
+def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format='NCHW', name=None):
+    """The registry's group_norm op (outputs: y, mean, variance); Paddle 2.6's argument order."""
+    return _ops.BY_OP['group_norm'](x, weight, bias, num_groups, epsilon, data_format)[0]
+
+
+def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True, momentum=0.9,
+                  eps=1e-05, data_format='NCHW', name=None):
+    """Normalises with the input's own statistics, as Paddle's dynamic mode does (running stats unused)."""
+    return _ops.BY_OP['instance_norm'](x, weight, bias, eps, data_format)[0]
+
+
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.9, epsilon=1e-05,
                data_format='NCHW', use_global_stats=None, name=None):
     """Inference batch norm from running statistics (training statistics need the registry op)."""

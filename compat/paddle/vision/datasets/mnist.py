@@ -2,7 +2,7 @@
 
 Differences from Paddle's MNIST, on purpose:
 - The images are the `mnist` package's (about 10,000 digits stored as 0..1 floats), not the
-  original 70,000 0..255 bytes. Skiff splits them itself with a fixed seed (85% of each digit
+  original 70,000 0..255 bytes. Skiff splits them itself with a fixed seed (90% of each digit
   to 'train', the rest to 'test'; src/io/mnist.ts documents the permutation), so the split is
   the same on every machine and run; the package's own shuffling is unseeded and unused.
 - Images are float32 tensors in 0..1. Without a transform an item is (image [1, 28, 28],

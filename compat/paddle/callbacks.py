@@ -1,0 +1,2 @@
+"""paddle.callbacks (defined in paddle.hapi.callbacks)."""
+from .hapi.callbacks import (Callback, ProgBarLogger, ModelCheckpoint, LRScheduler, EarlyStopping)  # noqa: F401
