@@ -28,6 +28,7 @@ const _atan2 = paddle.atan2;
 const _atan_ = paddle.atan_;
 const _atanh = paddle.atanh;
 const _atanh_ = paddle.atanh_;
+const _autograd = paddle.autograd;
 const _bfloat16 = paddle.bfloat16;
 const _bitwise_and = paddle.bitwise_and;
 const _bitwise_and_ = paddle.bitwise_and_;
@@ -114,6 +115,7 @@ const _index_select = paddle.index_select;
 const _int32 = paddle.int32;
 const _int64 = paddle.int64;
 const _int8 = paddle.int8;
+const _io = paddle.io;
 const _is_grad_enabled = paddle.is_grad_enabled;
 const _is_tensor = paddle.is_tensor;
 const _isclose = paddle.isclose;
@@ -234,6 +236,7 @@ const _unbind = paddle.unbind;
 const _uniform = paddle.uniform;
 const _unsqueeze = paddle.unsqueeze;
 const _var = paddle.var;
+const _vision = paddle.vision;
 const _where = paddle.where;
 const _zeros = paddle.zeros;
 const _zeros_like = paddle.zeros_like;
@@ -266,6 +269,7 @@ export {
   _atan_ as atan_,
   _atanh as atanh,
   _atanh_ as atanh_,
+  _autograd as autograd,
   _bfloat16 as bfloat16,
   _bitwise_and as bitwise_and,
   _bitwise_and_ as bitwise_and_,
@@ -352,6 +356,7 @@ export {
   _int32 as int32,
   _int64 as int64,
   _int8 as int8,
+  _io as io,
   _is_grad_enabled as is_grad_enabled,
   _is_tensor as is_tensor,
   _isclose as isclose,
@@ -472,6 +477,7 @@ export {
   _uniform as uniform,
   _unsqueeze as unsqueeze,
   _var as var,
+  _vision as vision,
   _where as where,
   _zeros as zeros,
   _zeros_like as zeros_like,

@@ -172,7 +172,7 @@ export function staticModule(bridge: Bridge): Record<string, unknown> {
     cond_begin: guarded((pred: number) => { flow.set(++nextFlow, new CondBuilder(staticValues.get(pred))); return nextFlow; }),
     cond_enter: guarded((h: number, i: number) => { (flowOf(h) as CondBuilder).enter(i); return 1; }),
     cond_exit: guarded((h: number, i: number, spec: string, single: number) => { (flowOf(h) as CondBuilder).exit(i, outOf(spec, single) as never); return 1; }),
-    cond_abort: guarded((h: number, i: number) => { (flowOf(h) as CondBuilder).exit(i); flow.delete(h); return 1; }),
+    cond_abort: guarded((h: number, i: number) => { const cb = flowOf(h) as CondBuilder; cb.exit(i); cb.abandon(); flow.delete(h); return 1; }),
     cond_end: guarded((h: number) => {
       const r = (flowOf(h) as CondBuilder).finish();
       flow.delete(h);
@@ -187,7 +187,7 @@ export function staticModule(bridge: Bridge): Record<string, unknown> {
     while_pre: guarded((h: number, spec: string) => { (flowOf(h) as WhileBuilder).setPre(outOf(spec, 1) as never); return 1; }),
     while_enter: guarded((h: number) => (flowOf(h) as WhileBuilder).enter().map((v) => staticValues.add(v)).join(',')),
     while_exit: guarded((h: number, next: string, c: string) => { (flowOf(h) as WhileBuilder).exit(outOf(next, 0) as never, outOf(c, 1) as never); return 1; }),
-    while_abort: guarded((h: number) => { (flowOf(h) as WhileBuilder).exit(); flow.delete(h); return 1; }),
+    while_abort: guarded((h: number) => { const wb = flowOf(h) as WhileBuilder; wb.exit(); wb.abandon(); flow.delete(h); return 1; }),
     while_end: guarded((h: number) => {
       const r = (flowOf(h) as WhileBuilder).finish();
       flow.delete(h);

@@ -41,6 +41,11 @@ function hoist(block: Block, op: Operation): void {
   for (const o of [...block.ops]) if ((o.name === 'builtin.parameter' || o.name === 'builtin.constant') && o.numOperands === 0) o.moveBefore(op);
 }
 
+/** Unhooks a region block that will not become part of the program (a branch or body raised). */
+function abandon(block: Block): void {
+  for (const op of block.ops) op.dropAllReferences();
+}
+
 function checkPred(pred: Value, what: string): void {
   const t = pred.type;
   if (t.kind !== 'tensor' || t.dtype !== 'bool' || !(t.rank === 0 || (t.rank === 1 && t.shape[0] === 1)))
@@ -87,7 +92,17 @@ export class CondBuilder {
       this.outer = null;
     }
   }
+  /** Drops what was recorded (after a failure), so outer values keep no uses from it. */
+  abandon(): void { this.blocks.forEach(abandon); }
   finish(): Out {
+    try {
+      return this.make();
+    } catch (e) {
+      this.abandon();
+      throw e;
+    }
+  }
+  private make(): Out {
     const [t, f] = this.outs.map((o) => o ?? { values: [], single: false });
     if (t.values.length !== f.values.length)
       throw new TypeError(`cond: true_fn returns ${t.values.length} value(s) and false_fn ${f.values.length}; both branches must return the same structure`);
@@ -119,14 +134,14 @@ export function cond(pred: Value | Tensor, true_fn?: () => Out, false_fn?: () =>
   const cb = new CondBuilder(pred);
   [true_fn, false_fn].forEach((fn, i) => {
     cb.enter(i);
-    let out: Out = null;
     try {
-      out = fn ? fn() : null;
+      const out = fn ? fn() : null;
+      cb.exit(i, out);
     } catch (e) {
       cb.exit(i);
+      cb.abandon();
       throw e;
     }
-    cb.exit(i, out);
   });
   return cb.finish();
 }
@@ -181,8 +196,10 @@ export class WhileBuilder {
       this.outer = null;
     }
   }
+  /** Drops what was recorded in the body (after a failure). */
+  abandon(): void { abandon(this.block); }
   finish(): Value[] {
-    if (!this.pre || !this.closed) throw new Error('while_loop: the body was not completed');
+    if (!this.pre || !this.closed) { this.abandon(); throw new Error('while_loop: the body was not completed'); }
     const op = new Operation(WHILE, [this.pre, ...this.inits], [], this.inits.map((v) => v.type), 1);
     op.regions[0].addBlock(this.block);
     this.prog.builder.insert(op);
@@ -202,15 +219,15 @@ export function while_loop(cond_fn: (...vs: Value[]) => Out, body: (...vs: Value
   const wb = new WhileBuilder(loop_vars);
   wb.setPre(cond_fn(...wb.inits));
   const args = wb.enter();
-  let next: Out, c: Out;
   try {
-    next = body(...args);
-    c = cond_fn(...flatten(next).values.map((v, i) => asValue(currentProgram(), v, `while_loop: body output ${i}`)));
+    const next = body(...args);
+    const c = cond_fn(...flatten(next).values.map((v, i) => asValue(currentProgram(), v, `while_loop: body output ${i}`)));
+    wb.exit(next, c);
   } catch (e) {
     wb.exit();
+    wb.abandon();
     throw e;
   }
-  wb.exit(next, c);
   return wb.finish();
 }
 

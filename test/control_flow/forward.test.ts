@@ -65,6 +65,10 @@ describe('paddle.static.nn.cond', () => {
       const x = paddle.static.data('x', [3], 'float32');
       const c = paddle.static.data('c', [1], 'bool');
       expect(() => paddle.static.nn.cond(c, () => x, () => paddle.sum(x))).toThrow(/output 0 is tensor<3xf32> in true_fn and tensor<f32> in false_fn/);
+      // The abandoned branches leave no uses behind on outer values.
+      expect(x.uses.length).toBe(0);
+      expect(() => paddle.static.nn.while_loop(() => c, (v: T) => [paddle.sum(v)], [x])).toThrow(/body output 0 is tensor<f32> but loop var 0 is tensor<3xf32>/);
+      expect(x.uses.length).toBe(0);
     });
   });
 });
