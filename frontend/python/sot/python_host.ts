@@ -47,7 +47,7 @@ export interface PyRuntime {
   builtin_object(name: string): number;
   reencode(oid: number): string;
   snapshot(oid: number): number;
-  is_library(oid: number): boolean;
+  is_library(oid: number): number;
   set_error_location(framesJson: string): void;
   register_guards(json: string): number;
   check_guards(gid: number): boolean;
@@ -323,7 +323,10 @@ export class SotPythonHost implements Host, Codec {
     const cut = r.indexOf(';');
     const valueId = Number(r.slice(1, cut));
     const value = this.decode(r.slice(cut + 1));
-    this.pendingGuards.push({ container: globals.id as number, name, kind: r[0] === 'B' ? 2 : 0, valueId });
+    // Globals of Skiff's own modules (names its layers and functions use internally) are its
+    // implementation, not state users rebind: no per-call re-check (~0.4 µs each). User code's
+    // globals, and attributes of paddle's public modules (paddle.nn.functional.relu), are guarded.
+    if (!this.isLibrary(globals)) this.pendingGuards.push({ container: globals.id as number, name, kind: r[0] === 'B' ? 2 : 0, valueId });
     this.pinForTree(this.object(valueId));
     return { value, builtin: r[0] === 'B' };
   }
@@ -338,20 +341,24 @@ export class SotPythonHost implements Host, Codec {
     this.pinForTree(this.object(snap));
   }
 
-  private library = new Map<number, boolean>();
-  /** Whether an object is a module (or a module's globals dict) of Skiff's `paddle` package. */
-  isLibrary(ref: HostRef): boolean {
+  private library = new Map<number, number>();
+  private libraryKind(ref: HostRef): number {
     const id = ref.id as number;
     let v = this.library.get(id);
     if (v === undefined) {
-      v = this.rt.is_library(id);
+      v = Number(this.rt.is_library(id));
       if (this.pins.has(id)) this.library.set(id, v);
     }
     return v;
   }
+  /** Whether an object is a module (or a module's globals dict) of Skiff's `paddle` package. */
+  isLibrary(ref: HostRef): boolean { return this.libraryKind(ref) > 0; }
+  /** ... of a private module of it (paddle._ops): implementation, never an API users rebind. */
+  isPrivateLibrary(ref: HostRef): boolean { return this.libraryKind(ref) === 2; }
 
   /** An attribute read the wrapper must re-check (not needed under layers: the version covers them). */
   recordAttrGuard(container: HostRef, name: string, valueId: number): void {
+    if (this.isPrivateLibrary(container)) { this.pinForTree(this.object(valueId)); return; }   // see globalLookup
     this.pendingGuards.push({ container: container.id as number, name, kind: 1, valueId });
     this.pinForTree(container);
     this.pinForTree(this.object(valueId));

@@ -421,10 +421,13 @@ def reencode(oid):
 
 
 def is_library(oid):
-    """Whether an object is a module, or a module's globals, of Skiff's own paddle package."""
+    """2 for a private module (or its globals) of Skiff's own paddle package (a component starting
+    with '_', e.g. paddle._ops), 1 for a public one, 0 for anything else."""
     o = OBJECTS[oid]
     name = o.get('__name__', '') if isinstance(o, dict) else getattr(o, '__name__', '') if isinstance(o, types.ModuleType) else ''
-    return isinstance(name, str) and (name == 'paddle' or name.startswith('paddle.'))
+    if not (isinstance(name, str) and (name == 'paddle' or name.startswith('paddle.'))):
+        return 0
+    return 2 if any(part.startswith('_') for part in name.split('.')) else 1
 
 
 # Translation-time questions (describe, super_attr, import_module, ...) live in queries.py;
