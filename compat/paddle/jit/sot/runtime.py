@@ -68,7 +68,7 @@ class StaticFunction:
         self._full_graph = full_graph
         self._fid = 0
         self._eager = False
-        self._globals = ()      # function-wide guards: (container, name, is_attr, expected)
+        self._globals = ()      # function-wide guards: (dict reads, other reads), see guards._guards_hold
         self.__wrapped__ = fn
         self.__name__ = getattr(fn, '__name__', 'fn')
         self.__qualname__ = getattr(fn, '__qualname__', self.__name__)
