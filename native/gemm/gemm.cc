@@ -480,19 +480,30 @@ void gemv(int64_t rows, int64_t cols, T alpha, const T* M, int64_t rs, int64_t c
     }, 16);
   } else {  // columns are contiguous: accumulate x[p] * column p over a strip of outputs
     run([&](int64_t b, int64_t e) {
-      constexpr int64_t IB = 256;
+      // A strip of IB outputs small enough that its accumulators stay in vector registers for
+      // the whole pass over x (a 256-wide strip lived on the stack: a load and a store per FMA).
+      constexpr int64_t IB = 64 / sizeof(T) * 4;   // 4 AVX-512 registers
       T acc[IB];
       for (int64_t i0 = b; i0 < e; i0 += IB) {
         const int64_t ib = std::min(IB, e - i0);
-        for (int64_t i = 0; i < ib; i++) acc[i] = 0;
-        for (int64_t p = 0; p < cols; p++) {
-          const T xp = x[p * incx];
-          const T* col = M + p * cs + i0;
-          for (int64_t i = 0; i < ib; i++) acc[i] += xp * col[i];
+        if (ib == IB) {
+          for (int64_t i = 0; i < IB; i++) acc[i] = 0;
+          for (int64_t p = 0; p < cols; p++) {
+            const T xp = x[p * incx];
+            const T* col = M + p * cs + i0;
+            for (int64_t i = 0; i < IB; i++) acc[i] += xp * col[i];   // constant trip count: kept in registers
+          }
+        } else {
+          for (int64_t i = 0; i < ib; i++) acc[i] = 0;
+          for (int64_t p = 0; p < cols; p++) {
+            const T xp = x[p * incx];
+            const T* col = M + p * cs + i0;
+            for (int64_t i = 0; i < ib; i++) acc[i] += xp * col[i];
+          }
         }
         for (int64_t i = 0; i < ib; i++) y[(i0 + i) * incy] = blend(acc[i], alpha, beta, y + (i0 + i) * incy);
       }
-    }, 256);
+    }, 64);
   }
 }
 
