@@ -38,25 +38,22 @@ def _expand(index, rank):
     return items
 
 
-def getitem(x, index):
-    if _is_tensor(index) or isinstance(index, list):
-        return _advanced(x, index)
-    shape = x.shape
-    items = _expand(index, len(shape))
-    axes, starts, ends, steps = [], [], [], []
-    squeeze, insert = [], []
+def _walk(shape, index, what):
+    """A basic index (ints, slices, None, Ellipsis) as op attributes: axes with slice.indices'
+    (start, stop, step) (whole-axis slices left out), the int-indexed (dropped) axes, and where
+    each None stands, as an input axis and as an output axis. `what` names the caller in errors."""
+    axes, starts, ends, steps, dropped, none_in, none_out = [], [], [], [], [], [], []
     d = out = 0
-    for it in items:
+    for it in _expand(index, len(shape)):
         if it is None:
-            insert.append(out)
+            none_in.append(d)
+            none_out.append(out)
             out += 1
             continue
         if isinstance(it, slice):
             n = shape[d]
             start, stop, step = it.indices(n)
             if (start, stop, step) != (0, n, 1):
-                # slice.indices gives stop = -1 for "through index 0" with a negative step,
-                # which is also what Paddle's strided_slice means by end = -1 there.
                 axes.append(d)
                 starts.append(start)
                 ends.append(stop)
@@ -65,7 +62,8 @@ def getitem(x, index):
             out += 1
             continue
         if isinstance(it, bool) or _is_tensor(it) or isinstance(it, (list, tuple)):
-            raise NotImplementedError('Tensor indexing with %r mixed with other indices is not supported yet' % type(it).__name__)
+            raise NotImplementedError('%s with a %s index mixed with other indices is not supported yet (only ints, slices, '
+                                      'None and ...)' % (what, type(it).__name__))
         try:
             i = operator.index(it)
         except TypeError:
@@ -79,8 +77,17 @@ def getitem(x, index):
         starts.append(i)
         ends.append(i + 1)
         steps.append(1)
-        squeeze.append(d)
+        dropped.append(d)
         d += 1
+    return axes, starts, ends, steps, dropped, none_in, none_out
+
+
+def getitem(x, index):
+    if _is_tensor(index) or isinstance(index, list):
+        return _advanced(x, index)
+    # slice.indices gives stop = -1 for "through index 0" with a negative step, which is also
+    # what Paddle's strided_slice means by end = -1 there.
+    axes, starts, ends, steps, squeeze, _, insert = _walk(x.shape, index, 'Tensor indexing')
     y = x
     if axes:
         if any(s != 1 for s in steps):
@@ -115,43 +122,12 @@ def _set_plan(shape, index):
     """set_value_with_tensor's (starts, ends, steps, axes, decrease_axes, none_axes) for a basic
     index. Bounds go to the op raw except where slice.indices had to say "before index 0"
     (-1 with a negative step), which the op's Python-style normalisation spells as -n - 1."""
-    starts, ends, steps, axes, dec, none = [], [], [], [], [], []
-    d = 0
-    for it in _expand(index, len(shape)):
-        if it is None:
-            none.append(d)
-            continue
-        if isinstance(it, slice):
+    axes, starts, ends, steps, dec, none, _ = _walk(shape, index, 'Tensor.__setitem__')
+    for j, d in enumerate(axes):
+        if steps[j] < 0:
             n = shape[d]
-            start, stop, step = it.indices(n)
-            if step < 0:
-                start = -n - 1 if start < 0 else start
-                stop = -n - 1 if stop < 0 else stop
-            if (start, stop, step) != (0, n, 1):
-                axes.append(d)
-                starts.append(start)
-                ends.append(stop)
-                steps.append(step)
-            d += 1
-            continue
-        if isinstance(it, bool) or _is_tensor(it) or isinstance(it, (list, tuple)):
-            raise NotImplementedError('Tensor.__setitem__ with a %s index is not supported yet (only ints, slices, None and ...; '
-                                      'bool-mask and integer-tensor assignment are not implemented)' % type(it).__name__)
-        try:
-            i = operator.index(it)
-        except TypeError:
-            raise TypeError('only integers, slices, None, Ellipsis and tensors are valid indices, got %r' % (it,)) from None
-        n = shape[d]
-        if not -n <= i < n:
-            raise IndexError('index %d is out of bounds for axis %d with size %d' % (i, d, n))
-        if i < 0:
-            i += n
-        axes.append(d)
-        starts.append(i)
-        ends.append(i + 1)
-        steps.append(1)
-        dec.append(d)
-        d += 1
+            starts[j] = -n - 1 if starts[j] < 0 else starts[j]
+            ends[j] = -n - 1 if ends[j] < 0 else ends[j]
     return starts, ends, steps, axes, dec, none
 
 

@@ -120,31 +120,19 @@ class StaticFunction:
                 else:
                     codes.append(-remember(a))
         if codes is not None:
-            return self._call_fast(fid, codes, args, kwargs)
-        out = ['i%d;' % LAYER_VERSION[0]]
-        for a in call_args:
-            _enc(a, out)
-        if kwargs:
-            out.append('D0;{')
-            for k, v in kwargs.items():
-                out.append('s%d:' % len(k))
-                out.append(k)
-                _enc(v, out)
-            out.append('}')
-        _DEPTH[0] += 1
-        try:
-            r = _call_ts(fid, ''.join(out), len(call_args))
-            c = r[0]
-            # the result may name per-call objects by id: decode it before they are forgotten
-            result = decode(r) if c != 'E' and r != 'F' and r != 'X' else None
-        finally:
-            _DEPTH[0] -= 1
-            if not _DEPTH[0]:
-                BY_HANDLE.clear()
-        if len(OBJECTS) > len(PINS):
-            end_call()
-        if c == 'E':
-            _raise_pending(r)
+            r, result = _cross(_call_fast_ts, fid, *codes)
+        else:
+            out = ['i%d;' % LAYER_VERSION[0]]
+            for a in call_args:
+                _enc(a, out)
+            if kwargs:
+                out.append('D0;{')
+                for k, v in kwargs.items():
+                    out.append('s%d:' % len(k))
+                    out.append(k)
+                    _enc(v, out)
+                out.append('}')
+            r, result = _cross(_call_ts, fid, ''.join(out), len(call_args))
         if r == 'F':          # the function was marked eager (fallback) during this call
             self._eager = True
             return self._fn(*args, **kwargs)
@@ -153,36 +141,32 @@ class StaticFunction:
         return result
 
 
-    def _call_fast(self, fid, codes, args, kwargs):
-        _DEPTH[0] += 1
-        try:
-            r = _call_fast_ts(fid, *codes)
-            if type(r) is int:
-                # a tensor result: the argument that already has this handle, or a new owner
-                o = BY_HANDLE.get(r)
-                if o is not None and o._h == r:
-                    _release(r)
-                    result = o
-                else:
-                    result = _wrap(r)
-                c = 't'
+def _cross(send, *payload):
+    """One call into TypeScript: (its raw answer, the decoded result). A tensor result of the
+    numeric form comes back as a bare handle; an exception pending in Python is raised here."""
+    _DEPTH[0] += 1
+    try:
+        r = send(*payload)
+        if type(r) is int:
+            # the argument that already has this handle, or a new owner
+            o = BY_HANDLE.get(r)
+            if o is not None and o._h == r:
+                _release(r)
+                result = o
             else:
-                c = r[0]
-                result = decode(r) if c != 'E' and r != 'F' and r != 'X' else None
-        finally:
-            _DEPTH[0] -= 1
-            if not _DEPTH[0]:
-                BY_HANDLE.clear()
-        if len(OBJECTS) > len(PINS):
-            end_call()
-        if c == 'E':
-            _raise_pending(r)
-        if r == 'F':
-            self._eager = True
-            return self._fn(*args, **kwargs)
-        if r == 'X':
-            return self._fn(*args, **kwargs)
-        return result
+                result = _wrap(r)
+        else:
+            # the result may name per-call objects by id: decode it before they are forgotten
+            result = decode(r) if r[0] != 'E' and r != 'F' and r != 'X' else None
+    finally:
+        _DEPTH[0] -= 1
+        if not _DEPTH[0]:
+            BY_HANDLE.clear()
+    if len(OBJECTS) > len(PINS):
+        end_call()
+    if type(r) is not int and r[0] == 'E':
+        _raise_pending(r)
+    return r, result
 
 
 from .encoding import enc as _enc  # noqa: E402
