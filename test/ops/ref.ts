@@ -1,4 +1,5 @@
 // Plain TypeScript reference arrays and helpers: the oracle the native kernels are checked against.
+import { mulberry32 as rng } from '../../src/io/prng.js';
 import type { DType } from '../../src/tensor/dtype.js';
 
 export interface NDArray { shape: number[]; data: number[]; dtype: DType }
@@ -11,17 +12,8 @@ export const stridesOf = (shape: readonly number[]): number[] => {
   return s;
 };
 
-/** Deterministic PRNG (mulberry32) so samples are the same on every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, shared with src/io) so samples are the same on every run. */
+export { rng };
 
 /** Random array: floats in [lo, hi), integers for integer dtypes, 0/1 for bool. */
 export function rand(shape: number[], dtype: DType = 'float32', seed = 1, lo = -2, hi = 2): NDArray {

@@ -1,6 +1,6 @@
 // Three models for the pass tests, written against the public API so the ProgramRecorder turns
-// them into PIR: an MLP, a LeNet-like conv net and a transformer block (the same shapes as
-// test/static/models.test.ts). Parameters are builtin.parameter values; the batch dim is s0.
+// them into PIR: an MLP, a LeNet-like conv net and a transformer block (also used by
+// test/static/models.test.ts and test/pir_autodiff). Parameters are builtin.parameter values; the batch dim is s0.
 import { paddle } from '../../src/paddle.js';
 import { runOp } from '../../src/ops/index.js';
 import { setStaticRecorder } from '../../src/ops/dispatch.js';
@@ -17,11 +17,9 @@ function mlp(x: T, p: Record<string, T>): T {
   return F.softmax(linear(F.relu(linear(x, p.w1, p.b1)), p.w2, p.b2));
 }
 
-// max_pool2d gives [out, mask] or just out depending on how it is reached; take out.
-const first = (r: T): T => (Array.isArray(r) ? r[0] : r);
 function lenet(x: T, p: Record<string, T>): T {
-  let h = first(F.max_pool2d(F.relu(F.conv2d(x, p.c1w, p.c1b, { padding: 2 })), 2, 2));
-  h = first(F.max_pool2d(F.relu(F.conv2d(h, p.c2w, p.c2b)), 2, 2));
+  let h = F.max_pool2d(F.relu(F.conv2d(x, p.c1w, p.c1b, { padding: 2 })), 2, 2);
+  h = F.max_pool2d(F.relu(F.conv2d(h, p.c2w, p.c2b)), 2, 2);
   h = paddle.flatten(h, 1);
   h = F.relu(linear(h, p.f1w, p.f1b));
   h = F.relu(linear(h, p.f2w, p.f2b));
