@@ -223,34 +223,9 @@ def setitem(a, index, value):
     items = _items(index)
     if any(_is_adv(i) for i in items):
         return _set_advanced(a, items, value)
-    items = _expand(items, a.ndim)
-    shape = a.shape
-    starts, ends, steps, axes, dec, none = [], [], [], [], [], []
-    d = 0
-    for it in items:
-        if it is None:
-            none.append(d)
-            continue
-        if isinstance(it, slice):
-            n = shape[d]
-            start, stop, step = it.indices(n)
-            if step < 0:
-                start = -n - 1 if start < 0 else start
-                stop = -n - 1 if stop < 0 else stop
-            if (start, stop, step) != (0, n, 1):
-                axes.append(d)
-                starts.append(start)
-                ends.append(stop)
-                steps.append(step)
-            d += 1
-            continue
-        i = _norm_index(operator.index(it), shape[d], d)
-        axes.append(d)
-        starts.append(i)
-        ends.append(i + 1)
-        steps.append(1)
-        dec.append(d)
-        d += 1
+    # the basic index as set_value attributes: the same plan paddle's Tensor.__setitem__ uses
+    from paddle._indexing import _set_plan
+    starts, ends, steps, axes, dec, none = _set_plan(a.shape, tuple(_expand(items, a.ndim)))
     _set_value(a._t, _value_tensor(a, value), starts, ends, steps, axes, dec, none)
 
 
