@@ -199,6 +199,7 @@ const _seed = paddle.seed;
 const _set_device = paddle.set_device;
 const _set_grad_enabled = paddle.set_grad_enabled;
 const _set_num_threads = paddle.set_num_threads;
+const _set_printoptions = paddle.set_printoptions;
 const _set_rng_state = paddle.set_rng_state;
 const _sign = paddle.sign;
 const _sin = paddle.sin;
@@ -440,6 +441,7 @@ export {
   _set_device as set_device,
   _set_grad_enabled as set_grad_enabled,
   _set_num_threads as set_num_threads,
+  _set_printoptions as set_printoptions,
   _set_rng_state as set_rng_state,
   _sign as sign,
   _sin as sin,

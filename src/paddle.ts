@@ -2,6 +2,7 @@
 import { surface } from './ops/index.js';
 import { Tensor, scope, memoryStats } from './tensor/tensor.js';
 import { to_tensor } from './tensor/creation.js';
+import { set_printoptions } from './tensor/format.js';
 import { native } from './native.js';
 import { seed, get_rng_state, Generator, randomPublic } from './ops/defs/random.js';
 import { normPublic } from './ops/defs/nn_norm.js';
@@ -29,6 +30,7 @@ function nest(target: Namespace, path: string, value: unknown): void {
 export const paddle: Namespace = {
   Tensor,
   to_tensor,
+  set_printoptions,
   scope,
   seed,
   get_rng_state,

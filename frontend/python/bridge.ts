@@ -16,7 +16,8 @@ import { paddle } from '../../src/paddle.js';
 import { native } from '../../src/native.js';
 import { to_tensor } from '../../src/tensor/creation.js';
 import { DTYPE_CODE, type DType, promoteTypes, promoteWithScalar, toDType } from '../../src/tensor/dtype.js';
-import { decode, memoryStats, scope, Tensor, untracked } from '../../src/tensor/tensor.js';
+import { decode, memoryStats, printDecoder, scope, Tensor, untracked } from '../../src/tensor/tensor.js';
+import { formatTensor, set_printoptions } from '../../src/tensor/format.js';
 import { pyErrorOf } from './errors.js';
 import { Value } from '../../src/pir/index.js';
 import { staticValues } from './static.js';
@@ -308,6 +309,22 @@ export class Bridge {
   };
 
   /** One element by flat index (int64 as BigInt so Python gets an exact int); undefined (None) on error. */
+  /** repr(tensor): Paddle's printed form, by the same formatter as TS (src/tensor/format.ts). */
+  readonly format = (h: number, prefix: string): string | 0 => {
+    try {
+      const t = this.handles.get(h);
+      return formatTensor(t, printDecoder(t.dtype), prefix);
+    } catch (e) { return this.fail(e); }
+  };
+
+  /** paddle.set_printoptions: a JSON object of the options given. */
+  readonly printoptions = (json: string): number => {
+    try {
+      set_printoptions(JSON.parse(json));
+      return 1;
+    } catch (e) { return this.fail(e); }
+  };
+
   readonly item = (h: number, index: number): number | bigint | boolean | undefined => {
     try {
       const t = this.handles.get(h);
@@ -385,8 +402,8 @@ export class Bridge {
   /** The object registered as the Python module `_skiff_bridge`. */
   module(): Record<string, unknown> {
     const { optable, un, bin, bins, call, inplace, meta, set_stop_gradient, detach, copy, free, raw, item, from_buffer, last_error, has_op,
-      op_id, seed, live_handles, live_tensors, proxy_balance, clear_caches, layout } = this;
-    return { optable, un, bin, bins, call, inplace, meta, set_stop_gradient, detach, copy, free, raw, item, from_buffer, last_error, has_op,
+      op_id, seed, live_handles, live_tensors, proxy_balance, clear_caches, layout, format, printoptions } = this;
+    return { optable, un, bin, bins, call, inplace, meta, set_stop_gradient, detach, copy, free, raw, item, from_buffer, last_error, has_op, format, printoptions,
       op_id, seed, live_handles, live_tensors, proxy_balance, clear_caches, layout, ...autogradCalls(this.handles, (e) => this.fail(e)),
       ...optimizerCalls(this.handles, (e) => this.fail(e)), ...progressCalls((e) => this.fail(e)), ...ioCalls(this.handles, (e) => this.fail(e)) };
   }

@@ -55,14 +55,23 @@ export function encodeValues(values: ArrayLike<number | boolean | bigint>, dtype
   return out as unknown as ArrayBufferView;
 }
 
+export interface ToTensorOptions { dtype?: DType | string | null; place?: unknown; stop_gradient?: boolean }
+
 /**
  * Creates a tensor from JS data, as paddle.to_tensor does.
  * Default dtypes: JS numbers -> float32 (JS cannot tell 1 from 1.0; pass 'int64' or BigInts for
  * integers), bigint -> int64, booleans -> bool, typed arrays keep their element type.
  * The Python bridge passes ints and floats apart and gets Paddle's int64/float32 defaults.
+ * Like every Skiff API, trailing arguments may come as one options object instead.
  * @example const x = paddle.to_tensor([[1, 2], [3, 4]], 'float32');
+ * @example const w = paddle.to_tensor([1, 2], { dtype: 'float64', stop_gradient: false });
  */
-export function to_tensor(data: TensorData, dtype?: DType | string | null, _place?: unknown, stop_gradient = true): Tensor {
+export function to_tensor(data: TensorData, dtype?: DType | string | null | ToTensorOptions, _place?: unknown, stop_gradient = true): Tensor {
+  if (dtype !== null && typeof dtype === 'object') {
+    const o = dtype;
+    for (const k of Object.keys(o)) if (!['dtype', 'place', 'stop_gradient'].includes(k)) throw new TypeError(`to_tensor() got an unexpected keyword argument '${k}'`);
+    return to_tensor(data, o.dtype ?? null, o.place, o.stop_gradient ?? true);
+  }
   let dt: DType | null = dtype ? toDType(dtype) : null;
   let t: Tensor;
   if (data instanceof Tensor && (!dt || dt === data.dtype)) {

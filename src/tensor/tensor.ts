@@ -4,6 +4,7 @@ import { native } from '../native.js';
 import { DTYPE_CODE, type DType, ITEMSIZE, typedArrayFor } from './dtype.js';
 import { contiguousStrides, shapeStr } from './shape.js';
 import { bf16ToNumber, f16ToNumber } from './half.js';
+import { formatTensor } from './format.js';
 
 const finalizer = new FinalizationRegistry<number>((h) => { native.release(h); });
 
@@ -160,7 +161,7 @@ export class Tensor {
   }
 
   toString(): string {
-    return `Tensor(shape=${shapeStr(this.shape)}, dtype=${this.dtype}, place=${this.place}, stop_gradient=${this.stop_gradient ? 'True' : 'False'},\n       ${formatData(this)})`;
+    return formatTensor(this, printDecoder(this.dtype));
   }
 }
 
@@ -174,16 +175,8 @@ export function decode(dtype: DType, v: number | bigint): number | boolean {
   }
 }
 
-function formatData(t: Tensor): string {
-  const v = t.tolist();
-  const fmt = (x: unknown): string => {
-    if (Array.isArray(x)) return `[${x.map(fmt).join(', ')}]`;
-    if (typeof x === 'boolean') return x ? 'True' : 'False';
-    if (typeof x === 'number' && (t.dtype.startsWith('float') || t.dtype === 'bfloat16')) return Number.isInteger(x) ? `${x}.` : String(Number(x.toPrecision(8)));
-    return String(x);
-  };
-  return fmt(v);
-}
+/** Element decoder for printing: like `decode`, but int64 stays exact (bigint). */
+export const printDecoder = (dtype: DType) => (v: number | bigint): number | boolean | bigint => (dtype === 'int64' ? v : decode(dtype, v));
 
 /** Wraps a fresh native handle (shape read from the caller's infer-meta, not from native). */
 export const wrapHandle = (h: number, dtype: DType, shape: number[]): Tensor => new Tensor(h, dtype, shape);
