@@ -19,6 +19,8 @@ const _any = paddle.any;
 const _arange = paddle.arange;
 const _argmax = paddle.argmax;
 const _argmin = paddle.argmin;
+const _argsort = paddle.argsort;
+const _as_strided = paddle.as_strided;
 const _asin = paddle.asin;
 const _asin_ = paddle.asin_;
 const _asinh = paddle.asinh;
@@ -29,7 +31,10 @@ const _atan_ = paddle.atan_;
 const _atanh = paddle.atanh;
 const _atanh_ = paddle.atanh_;
 const _autograd = paddle.autograd;
+const _bernoulli = paddle.bernoulli;
+const _bernoulli_ = paddle.bernoulli_;
 const _bfloat16 = paddle.bfloat16;
+const _bincount = paddle.bincount;
 const _bitwise_and = paddle.bitwise_and;
 const _bitwise_and_ = paddle.bitwise_and_;
 const _bitwise_left_shift = paddle.bitwise_left_shift;
@@ -45,9 +50,12 @@ const _bitwise_xor_ = paddle.bitwise_xor_;
 const _bmm = paddle.bmm;
 const _bool = paddle.bool;
 const _broadcast_to = paddle.broadcast_to;
+const _bucketize = paddle.bucketize;
 const _cast = paddle.cast;
 const _ceil = paddle.ceil;
 const _ceil_ = paddle.ceil_;
+const _cholesky = paddle.cholesky;
+const _chunk = paddle.chunk;
 const _clip = paddle.clip;
 const _clip_ = paddle.clip_;
 const _concat = paddle.concat;
@@ -58,18 +66,28 @@ const _cos_ = paddle.cos_;
 const _cosh = paddle.cosh;
 const _cosh_ = paddle.cosh_;
 const _count_nonzero = paddle.count_nonzero;
+const _cross = paddle.cross;
 const _cummax = paddle.cummax;
 const _cummin = paddle.cummin;
 const _cumprod = paddle.cumprod;
+const _cumprod_ = paddle.cumprod_;
 const _cumsum = paddle.cumsum;
+const _cumsum_ = paddle.cumsum_;
+const _diag = paddle.diag;
+const _diag_embed = paddle.diag_embed;
+const _diagonal = paddle.diagonal;
+const _diagonal_scatter = paddle.diagonal_scatter;
 const _digamma = paddle.digamma;
 const _digamma_ = paddle.digamma_;
 const _disable_static = paddle.disable_static;
 const _divide = paddle.divide;
 const _divide_ = paddle.divide_;
+const _dot = paddle.dot;
+const _einsum = paddle.einsum;
 const _enable_grad = paddle.enable_grad;
 const _enable_static = paddle.enable_static;
 const _equal = paddle.equal;
+const _equal_ = paddle.equal_;
 const _erf = paddle.erf;
 const _erfinv = paddle.erfinv;
 const _erfinv_ = paddle.erfinv_;
@@ -78,8 +96,10 @@ const _exp_ = paddle.exp_;
 const _expand = paddle.expand;
 const _expm1 = paddle.expm1;
 const _expm1_ = paddle.expm1_;
+const _exponential_ = paddle.exponential_;
 const _eye = paddle.eye;
 const _flatten = paddle.flatten;
+const _flatten_ = paddle.flatten_;
 const _flip = paddle.flip;
 const _float16 = paddle.float16;
 const _float32 = paddle.float32;
@@ -97,6 +117,7 @@ const _frac_ = paddle.frac_;
 const _full = paddle.full;
 const _full_like = paddle.full_like;
 const _gather = paddle.gather;
+const _gather_nd = paddle.gather_nd;
 const _gcd = paddle.gcd;
 const _gcd_ = paddle.gcd_;
 const _get_device = paddle.get_device;
@@ -104,17 +125,25 @@ const _get_num_threads = paddle.get_num_threads;
 const _get_rng_state = paddle.get_rng_state;
 const _grad = paddle.grad;
 const _greater_equal = paddle.greater_equal;
+const _greater_equal_ = paddle.greater_equal_;
 const _greater_than = paddle.greater_than;
+const _greater_than_ = paddle.greater_than_;
 const _heaviside = paddle.heaviside;
+const _histogram = paddle.histogram;
 const _hypot = paddle.hypot;
 const _hypot_ = paddle.hypot_;
 const _i0 = paddle.i0;
 const _i0_ = paddle.i0_;
 const _in_dynamic_mode = paddle.in_dynamic_mode;
+const _index_fill = paddle.index_fill;
+const _index_fill_ = paddle.index_fill_;
+const _index_put = paddle.index_put;
+const _index_put_ = paddle.index_put_;
 const _index_select = paddle.index_select;
 const _int32 = paddle.int32;
 const _int64 = paddle.int64;
 const _int8 = paddle.int8;
+const _inverse = paddle.inverse;
 const _io = paddle.io;
 const _is_grad_enabled = paddle.is_grad_enabled;
 const _is_tensor = paddle.is_tensor;
@@ -122,6 +151,8 @@ const _isclose = paddle.isclose;
 const _isfinite = paddle.isfinite;
 const _isinf = paddle.isinf;
 const _isnan = paddle.isnan;
+const _kron = paddle.kron;
+const _kthvalue = paddle.kthvalue;
 const _lcm = paddle.lcm;
 const _lcm_ = paddle.lcm_;
 const _ldexp = paddle.ldexp;
@@ -129,7 +160,9 @@ const _ldexp_ = paddle.ldexp_;
 const _lerp = paddle.lerp;
 const _lerp_ = paddle.lerp_;
 const _less_equal = paddle.less_equal;
+const _less_equal_ = paddle.less_equal_;
 const _less_than = paddle.less_than;
+const _less_than_ = paddle.less_than_;
 const _lgamma = paddle.lgamma;
 const _lgamma_ = paddle.lgamma_;
 const _linalg = paddle.linalg;
@@ -143,25 +176,36 @@ const _log2_ = paddle.log2_;
 const _log_ = paddle.log_;
 const _logcumsumexp = paddle.logcumsumexp;
 const _logical_and = paddle.logical_and;
+const _logical_and_ = paddle.logical_and_;
 const _logical_not = paddle.logical_not;
+const _logical_not_ = paddle.logical_not_;
 const _logical_or = paddle.logical_or;
+const _logical_or_ = paddle.logical_or_;
 const _logical_xor = paddle.logical_xor;
+const _logical_xor_ = paddle.logical_xor_;
 const _logit = paddle.logit;
 const _logit_ = paddle.logit_;
 const _logsumexp = paddle.logsumexp;
 const _masked_fill = paddle.masked_fill;
 const _masked_fill_ = paddle.masked_fill_;
+const _masked_scatter = paddle.masked_scatter;
+const _masked_scatter_ = paddle.masked_scatter_;
+const _masked_select = paddle.masked_select;
 const _matmul = paddle.matmul;
+const _matrix_power = paddle.matrix_power;
 const _max = paddle.max;
 const _maximum = paddle.maximum;
 const _mean = paddle.mean;
 const _median = paddle.median;
 const _memory = paddle.memory;
+const _meshgrid = paddle.meshgrid;
 const _min = paddle.min;
 const _minimum = paddle.minimum;
 const _mod = paddle.mod;
 const _mod_ = paddle.mod_;
 const _mode = paddle.mode;
+const _multigammaln = paddle.multigammaln;
+const _multinomial = paddle.multinomial;
 const _multiply = paddle.multiply;
 const _multiply_ = paddle.multiply_;
 const _nan_to_num = paddle.nan_to_num;
@@ -171,31 +215,51 @@ const _neg = paddle.neg;
 const _neg_ = paddle.neg_;
 const _nn = paddle.nn;
 const _no_grad = paddle.no_grad;
+const _nonzero = paddle.nonzero;
 const _norm = paddle.norm;
 const _normal = paddle.normal;
+const _normal_ = paddle.normal_;
 const _not_equal = paddle.not_equal;
+const _not_equal_ = paddle.not_equal_;
 const _ones = paddle.ones;
 const _ones_like = paddle.ones_like;
 const _optimizer = paddle.optimizer;
+const _outer = paddle.outer;
+const _poisson = paddle.poisson;
+const _polygamma = paddle.polygamma;
+const _polygamma_ = paddle.polygamma_;
 const _pow = paddle.pow;
+const _pow_ = paddle.pow_;
 const _prod = paddle.prod;
+const _put_along_axis = paddle.put_along_axis;
+const _put_along_axis_ = paddle.put_along_axis_;
 const _quantile = paddle.quantile;
 const _rand = paddle.rand;
 const _randint = paddle.randint;
 const _randn = paddle.randn;
+const _randperm = paddle.randperm;
 const _reciprocal = paddle.reciprocal;
 const _reciprocal_ = paddle.reciprocal_;
 const _regularizer = paddle.regularizer;
 const _remainder = paddle.remainder;
 const _remainder_ = paddle.remainder_;
+const _repeat_interleave = paddle.repeat_interleave;
 const _reshape = paddle.reshape;
+const _reshape_ = paddle.reshape_;
+const _roll = paddle.roll;
 const _round = paddle.round;
 const _round_ = paddle.round_;
 const _rsqrt = paddle.rsqrt;
 const _rsqrt_ = paddle.rsqrt_;
 const _scale = paddle.scale;
 const _scale_ = paddle.scale_;
+const _scatter = paddle.scatter;
+const _scatter_ = paddle.scatter_;
+const _scatter_nd = paddle.scatter_nd;
+const _scatter_nd_add = paddle.scatter_nd_add;
+const _searchsorted = paddle.searchsorted;
 const _seed = paddle.seed;
+const _select_scatter = paddle.select_scatter;
 const _set_device = paddle.set_device;
 const _set_grad_enabled = paddle.set_grad_enabled;
 const _set_num_threads = paddle.set_num_threads;
@@ -205,16 +269,20 @@ const _sign = paddle.sign;
 const _sin = paddle.sin;
 const _sin_ = paddle.sin_;
 const _sinc = paddle.sinc;
+const _sinc_ = paddle.sinc_;
 const _sinh = paddle.sinh;
 const _sinh_ = paddle.sinh_;
 const _slice = paddle.slice;
+const _sort = paddle.sort;
 const _split = paddle.split;
 const _sqrt = paddle.sqrt;
 const _sqrt_ = paddle.sqrt_;
 const _square = paddle.square;
 const _square_ = paddle.square_;
 const _squeeze = paddle.squeeze;
+const _squeeze_ = paddle.squeeze_;
 const _stack = paddle.stack;
+const _standard_gamma = paddle.standard_gamma;
 const _standard_normal = paddle.standard_normal;
 const _static = paddle.static;
 const _std = paddle.std;
@@ -222,23 +290,34 @@ const _strided_slice = paddle.strided_slice;
 const _subtract = paddle.subtract;
 const _subtract_ = paddle.subtract_;
 const _sum = paddle.sum;
+const _take_along_axis = paddle.take_along_axis;
 const _tan = paddle.tan;
 const _tan_ = paddle.tan_;
 const _tanh = paddle.tanh;
 const _tanh_ = paddle.tanh_;
 const _tile = paddle.tile;
+const _topk = paddle.topk;
 const _transpose = paddle.transpose;
+const _transpose_ = paddle.transpose_;
 const _tril = paddle.tril;
+const _tril_ = paddle.tril_;
 const _triu = paddle.triu;
+const _triu_ = paddle.triu_;
 const _trunc = paddle.trunc;
 const _trunc_ = paddle.trunc_;
 const _uint8 = paddle.uint8;
 const _unbind = paddle.unbind;
+const _unfold = paddle.unfold;
 const _uniform = paddle.uniform;
+const _uniform_ = paddle.uniform_;
+const _unique = paddle.unique;
+const _unique_consecutive = paddle.unique_consecutive;
 const _unsqueeze = paddle.unsqueeze;
+const _unsqueeze_ = paddle.unsqueeze_;
 const _var = paddle.var;
 const _vision = paddle.vision;
 const _where = paddle.where;
+const _where_ = paddle.where_;
 const _zeros = paddle.zeros;
 const _zeros_like = paddle.zeros_like;
 
@@ -261,6 +340,8 @@ export {
   _arange as arange,
   _argmax as argmax,
   _argmin as argmin,
+  _argsort as argsort,
+  _as_strided as as_strided,
   _asin as asin,
   _asin_ as asin_,
   _asinh as asinh,
@@ -271,7 +352,10 @@ export {
   _atanh as atanh,
   _atanh_ as atanh_,
   _autograd as autograd,
+  _bernoulli as bernoulli,
+  _bernoulli_ as bernoulli_,
   _bfloat16 as bfloat16,
+  _bincount as bincount,
   _bitwise_and as bitwise_and,
   _bitwise_and_ as bitwise_and_,
   _bitwise_left_shift as bitwise_left_shift,
@@ -287,9 +371,12 @@ export {
   _bmm as bmm,
   _bool as bool,
   _broadcast_to as broadcast_to,
+  _bucketize as bucketize,
   _cast as cast,
   _ceil as ceil,
   _ceil_ as ceil_,
+  _cholesky as cholesky,
+  _chunk as chunk,
   _clip as clip,
   _clip_ as clip_,
   _concat as concat,
@@ -300,18 +387,28 @@ export {
   _cosh as cosh,
   _cosh_ as cosh_,
   _count_nonzero as count_nonzero,
+  _cross as cross,
   _cummax as cummax,
   _cummin as cummin,
   _cumprod as cumprod,
+  _cumprod_ as cumprod_,
   _cumsum as cumsum,
+  _cumsum_ as cumsum_,
+  _diag as diag,
+  _diag_embed as diag_embed,
+  _diagonal as diagonal,
+  _diagonal_scatter as diagonal_scatter,
   _digamma as digamma,
   _digamma_ as digamma_,
   _disable_static as disable_static,
   _divide as divide,
   _divide_ as divide_,
+  _dot as dot,
+  _einsum as einsum,
   _enable_grad as enable_grad,
   _enable_static as enable_static,
   _equal as equal,
+  _equal_ as equal_,
   _erf as erf,
   _erfinv as erfinv,
   _erfinv_ as erfinv_,
@@ -320,8 +417,10 @@ export {
   _expand as expand,
   _expm1 as expm1,
   _expm1_ as expm1_,
+  _exponential_ as exponential_,
   _eye as eye,
   _flatten as flatten,
+  _flatten_ as flatten_,
   _flip as flip,
   _float16 as float16,
   _float32 as float32,
@@ -339,6 +438,7 @@ export {
   _full as full,
   _full_like as full_like,
   _gather as gather,
+  _gather_nd as gather_nd,
   _gcd as gcd,
   _gcd_ as gcd_,
   _get_device as get_device,
@@ -346,17 +446,25 @@ export {
   _get_rng_state as get_rng_state,
   _grad as grad,
   _greater_equal as greater_equal,
+  _greater_equal_ as greater_equal_,
   _greater_than as greater_than,
+  _greater_than_ as greater_than_,
   _heaviside as heaviside,
+  _histogram as histogram,
   _hypot as hypot,
   _hypot_ as hypot_,
   _i0 as i0,
   _i0_ as i0_,
   _in_dynamic_mode as in_dynamic_mode,
+  _index_fill as index_fill,
+  _index_fill_ as index_fill_,
+  _index_put as index_put,
+  _index_put_ as index_put_,
   _index_select as index_select,
   _int32 as int32,
   _int64 as int64,
   _int8 as int8,
+  _inverse as inverse,
   _io as io,
   _is_grad_enabled as is_grad_enabled,
   _is_tensor as is_tensor,
@@ -364,6 +472,8 @@ export {
   _isfinite as isfinite,
   _isinf as isinf,
   _isnan as isnan,
+  _kron as kron,
+  _kthvalue as kthvalue,
   _lcm as lcm,
   _lcm_ as lcm_,
   _ldexp as ldexp,
@@ -371,7 +481,9 @@ export {
   _lerp as lerp,
   _lerp_ as lerp_,
   _less_equal as less_equal,
+  _less_equal_ as less_equal_,
   _less_than as less_than,
+  _less_than_ as less_than_,
   _lgamma as lgamma,
   _lgamma_ as lgamma_,
   _linalg as linalg,
@@ -385,25 +497,36 @@ export {
   _log_ as log_,
   _logcumsumexp as logcumsumexp,
   _logical_and as logical_and,
+  _logical_and_ as logical_and_,
   _logical_not as logical_not,
+  _logical_not_ as logical_not_,
   _logical_or as logical_or,
+  _logical_or_ as logical_or_,
   _logical_xor as logical_xor,
+  _logical_xor_ as logical_xor_,
   _logit as logit,
   _logit_ as logit_,
   _logsumexp as logsumexp,
   _masked_fill as masked_fill,
   _masked_fill_ as masked_fill_,
+  _masked_scatter as masked_scatter,
+  _masked_scatter_ as masked_scatter_,
+  _masked_select as masked_select,
   _matmul as matmul,
+  _matrix_power as matrix_power,
   _max as max,
   _maximum as maximum,
   _mean as mean,
   _median as median,
   _memory as memory,
+  _meshgrid as meshgrid,
   _min as min,
   _minimum as minimum,
   _mod as mod,
   _mod_ as mod_,
   _mode as mode,
+  _multigammaln as multigammaln,
+  _multinomial as multinomial,
   _multiply as multiply,
   _multiply_ as multiply_,
   _nan_to_num as nan_to_num,
@@ -413,31 +536,51 @@ export {
   _neg_ as neg_,
   _nn as nn,
   _no_grad as no_grad,
+  _nonzero as nonzero,
   _norm as norm,
   _normal as normal,
+  _normal_ as normal_,
   _not_equal as not_equal,
+  _not_equal_ as not_equal_,
   _ones as ones,
   _ones_like as ones_like,
   _optimizer as optimizer,
+  _outer as outer,
+  _poisson as poisson,
+  _polygamma as polygamma,
+  _polygamma_ as polygamma_,
   _pow as pow,
+  _pow_ as pow_,
   _prod as prod,
+  _put_along_axis as put_along_axis,
+  _put_along_axis_ as put_along_axis_,
   _quantile as quantile,
   _rand as rand,
   _randint as randint,
   _randn as randn,
+  _randperm as randperm,
   _reciprocal as reciprocal,
   _reciprocal_ as reciprocal_,
   _regularizer as regularizer,
   _remainder as remainder,
   _remainder_ as remainder_,
+  _repeat_interleave as repeat_interleave,
   _reshape as reshape,
+  _reshape_ as reshape_,
+  _roll as roll,
   _round as round,
   _round_ as round_,
   _rsqrt as rsqrt,
   _rsqrt_ as rsqrt_,
   _scale as scale,
   _scale_ as scale_,
+  _scatter as scatter,
+  _scatter_ as scatter_,
+  _scatter_nd as scatter_nd,
+  _scatter_nd_add as scatter_nd_add,
+  _searchsorted as searchsorted,
   _seed as seed,
+  _select_scatter as select_scatter,
   _set_device as set_device,
   _set_grad_enabled as set_grad_enabled,
   _set_num_threads as set_num_threads,
@@ -447,16 +590,20 @@ export {
   _sin as sin,
   _sin_ as sin_,
   _sinc as sinc,
+  _sinc_ as sinc_,
   _sinh as sinh,
   _sinh_ as sinh_,
   _slice as slice,
+  _sort as sort,
   _split as split,
   _sqrt as sqrt,
   _sqrt_ as sqrt_,
   _square as square,
   _square_ as square_,
   _squeeze as squeeze,
+  _squeeze_ as squeeze_,
   _stack as stack,
+  _standard_gamma as standard_gamma,
   _standard_normal as standard_normal,
   _static as static,
   _std as std,
@@ -464,23 +611,34 @@ export {
   _subtract as subtract,
   _subtract_ as subtract_,
   _sum as sum,
+  _take_along_axis as take_along_axis,
   _tan as tan,
   _tan_ as tan_,
   _tanh as tanh,
   _tanh_ as tanh_,
   _tile as tile,
+  _topk as topk,
   _transpose as transpose,
+  _transpose_ as transpose_,
   _tril as tril,
+  _tril_ as tril_,
   _triu as triu,
+  _triu_ as triu_,
   _trunc as trunc,
   _trunc_ as trunc_,
   _uint8 as uint8,
   _unbind as unbind,
+  _unfold as unfold,
   _uniform as uniform,
+  _uniform_ as uniform_,
+  _unique as unique,
+  _unique_consecutive as unique_consecutive,
   _unsqueeze as unsqueeze,
+  _unsqueeze_ as unsqueeze_,
   _var as var,
   _vision as vision,
   _where as where,
+  _where_ as where_,
   _zeros as zeros,
   _zeros_like as zeros_like,
 };

@@ -9,6 +9,8 @@ import type { Attrs, OpDef, TensorMeta } from '../src/ops/types.js';
 import type { DType } from '../src/tensor/dtype.js';
 import type { Shape } from '../src/tensor/shape.js';
 import { scope, Tensor } from '../src/tensor/tensor.js';
+import { GraphBreak } from './graph_breaks.js';
+import { runForTraining } from './graph_training.js';
 import type { Source } from './sources.js';
 
 export class SymTensor implements TensorLike {
@@ -45,6 +47,8 @@ export class FunctionGraph implements StaticRecorder {
   }
 
   record(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs, outs: TensorMeta[]): TensorLike[] {
+    // Compiled graphs plan buffers from shapes; a data-dependent shape (OpDef.dynamicShape) runs eagerly.
+    if (def.dynamicShape) throw new GraphBreak('SOT011', `${def.name} has a data-dependent output shape`);
     const ids = inputs.map((x) => {
       if (x === null) return null;
       if (!(x instanceof SymTensor) || x.graph !== this) throw new Error(`${def.name}: an input is not part of the graph being captured`);
@@ -107,10 +111,15 @@ export class CompiledGraph {
   get opCount(): number { return this.nodes.length; }
 
   run(inputs: readonly Tensor[]): Tensor[] {
-    // A graph whose inputs want gradients (parameters in training) runs op by op, so the eager
-    // tape records it and backward gives eager's gradients; the executor path records nothing.
-    // (Training through executor graphs with PIR-autodiff backward programs is translator part two.)
-    if (runner && !this.opByOp && !(isGradEnabled() && inputs.some((t) => !t.stop_gradient))) return runner.run(this, inputs);
+    if (runner && !this.opByOp) {
+      // Inputs that want gradients (parameters in training): the forward on the executor as one
+      // tape node whose backward is the graph's PIR-autodiff backward program (graph_training.ts).
+      if (isGradEnabled() && inputs.some((t) => !t.stop_gradient)) {
+        const outs = runForTraining(this, inputs);
+        if (outs) return outs;
+      }
+      return runner.run(this, inputs);
+    }
     return this.interpret(inputs);
   }
 

@@ -7,10 +7,19 @@ import { native } from './native.js';
 import { seed, get_rng_state, Generator, randomPublic } from './ops/defs/random.js';
 import { normPublic } from './ops/defs/nn_norm.js';
 import { normMorePublic } from './ops/defs/nn_norm_more.js';
+import { lossPublic } from './ops/defs/nn_loss_more.js';
 import * as nn from './nn/index.js';
 import * as optimizer from './optimizer/index.js';
 import { normFunctions } from './ops/defs/reduce_norm.js';
+import { advIndexPublic } from './ops/adv_index.js';
 import { orderFunctions } from './ops/defs/reduce_order.js';
+import { linalgDecompPublic } from './ops/defs/linalg_decomp_api.js';
+import { randomMorePublic } from './ops/defs/random_more.js';
+import { specialMorePublic } from './ops/defs/special_more.js';
+import { einsumPublic } from './ops/defs/einsum.js';
+import { shapeMorePublic } from './ops/defs/shape_more_api.js';
+import { matrixMorePublic } from './ops/defs/matrix_more_api.js';
+import { transformerPublic } from './ops/defs/nn_transformer.js';
 import { disable_static, enable_static, in_dynamic_mode, staticNamespace } from './static/index.js';
 import { enable_grad, grad, is_grad_enabled, no_grad, PyLayer, PyLayerContext, set_grad_enabled } from './autograd/index.js';
 import { backwardAll } from './autograd/api.js';
@@ -49,10 +58,13 @@ export const paddle: Namespace = {
 };
 
 for (const [name, fn] of surface.functions) nest(paddle, name, fn);
-for (const [name, fn] of Object.entries({ ...randomPublic, ...normPublic, ...normMorePublic })) nest(paddle, name, fn);
+for (const [name, fn] of Object.entries({ ...randomPublic, ...normPublic, ...normMorePublic, ...lossPublic })) nest(paddle, name, fn);
 // paddle.nn layers and initializers (TS classes; the math is in registry ops)
+// (src/nn also exports these functional compositions of registry ops, and paddle.summary)
+const NN_FUNCTIONAL = new Set(['linear', 'bilinear', 'dropout2d', 'dropout3d', 'alpha_dropout']);
 for (const [name, v] of Object.entries(nn)) {
-  if (name === 'linear') nest(paddle, 'nn.functional.linear', v);
+  if (NN_FUNCTIONAL.has(name)) nest(paddle, `nn.functional.${name}`, v);
+  else if (name === 'summary') nest(paddle, 'summary', v);
   else if (name === 'ParamAttr') { paddle.ParamAttr = v; nest(paddle, 'nn.ParamAttr', v); }
   else if (name !== 'isParameter' && name !== 'makeParameter') nest(paddle, `nn.${name}`, v);
 }
@@ -64,4 +76,15 @@ for (const [name, v] of Object.entries(optimizer)) {
   else nest(paddle, `optimizer.${name}`, v);
 }
 for (const [name, fn] of Object.entries({ ...normFunctions, ...orderFunctions })) nest(paddle, name, fn);
+for (const [name, fn] of Object.entries(advIndexPublic)) nest(paddle, name, fn);  // paddle.nonzero (src/ops/adv_index.ts)
+// issue 6: inplace random fills, multigammaln, einsum (hand-written over registry ops)
+for (const [name, fn] of Object.entries({ ...randomMorePublic, ...specialMorePublic, ...einsumPublic })) nest(paddle, name, fn);
+// paddle.linalg.pca_lowrank / cond (composites over svd, qr, pinv)
+for (const [name, fn] of Object.entries(linalgDecompPublic)) nest(paddle, name, fn);
+// paddle.meshgrid / repeat_interleave (hand-bound: varargs, int-or-tensor repeats)
+for (const [name, fn] of Object.entries(shapeMorePublic)) nest(paddle, name, fn);
+// paddle.atleast_1d/2d/3d (varargs) and paddle.amp.debugging.check_numerics; Tensor.fill_diagonal_
+for (const [name, fn] of Object.entries(matrixMorePublic)) nest(paddle, name, fn);
+// F.scaled_dot_product_attention, F.rms_norm, incubate fused_rms_norm (hand-bound: dropout path, Paddle's argument order)
+for (const [name, fn] of Object.entries(transformerPublic)) nest(paddle, name, fn);
 io.mountIo(paddle, io);  // paddle.io and paddle.vision.datasets.MNIST (src/io)

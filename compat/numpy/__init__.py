@@ -69,6 +69,13 @@ nan = _math.nan
 euler_gamma = 0.5772156649015329
 
 
+# Arrays, dtypes and scalars pickle as numpy's do (numpy.core.multiarray._reconstruct, ...).
+from . import _pickle as _pickle_protocol  # noqa: E402
+from . import core, _core  # noqa: E402,F401
+_pickle_protocol.install()
+del _pickle_protocol
+
+
 def __getattr__(name):
     raise AttributeError("module 'numpy' has no attribute '%s' (Skiff's numpy subset does not implement it)" % name)
 

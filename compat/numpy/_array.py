@@ -239,10 +239,6 @@ class ndarray:
         from ._npyio import raw_bytes
         return raw_bytes(self)
 
-    def __reduce__(self):
-        from ._create import array
-        return (array, (self.tolist(), self._dtype.name))
-
     def __getitem__(self, index):
         from ._index import getitem
         return getitem(self, index)

@@ -64,9 +64,6 @@ class dtype:
     def __str__(self):
         return self.name
 
-    def __reduce__(self):
-        return (dtype, (self.name,))
-
 
 def _make(name, kind, itemsize, char, storage):
     d = object.__new__(dtype)

@@ -84,16 +84,24 @@ def _from_npy(data):
     else:
         raise ValueError('np.load: unsupported .npy format version %d.%d' % (major, data[7]))
     descr, fortran, shape = _parse_header(data[start:start + hlen].decode('latin1' if major < 3 else 'utf8'))
-    body = data[start + hlen:]
+    return from_raw(data[start + hlen:], descr, shape, fortran, 'np.load')
+
+
+def from_raw(body, descr, shape, fortran=False, who='np.load'):
+    """An array from its raw element bytes (numpy dtype string `descr`, either byte order); the
+    body must hold at least shape's elements (extra bytes are ignored). Shared by np.load and
+    the pickle reconstruction (numpy/core/multiarray.py)."""
     big = descr.startswith('>')
     d = D._lookup('<' + descr[1:] if big else descr)
     n = 1
     for s in shape:
+        if not isinstance(s, int) or s < 0:
+            raise ValueError('%s: bad shape %r' % (who, shape))
         n *= s
     nbytes = n * d.itemsize
     if len(body) < nbytes:
-        raise ValueError('np.load: the file holds %d bytes of data, %d expected for shape %s %s' % (len(body), nbytes, shape, d.name))
-    body = body[:nbytes]
+        raise ValueError('%s: the data holds %d bytes, %d expected for shape %s %s' % (who, len(body), nbytes, tuple(shape), d.name))
+    body = bytes(body[:nbytes])
     if big and d.itemsize > 1:
         arr = _pyarray({2: 'H', 4: 'I', 8: 'Q'}[d.itemsize])
         arr.frombytes(body)

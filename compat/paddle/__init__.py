@@ -31,6 +31,7 @@ from .autograd import grad  # noqa: F401
 from . import optimizer, regularizer  # noqa: F401
 from . import io, metric, vision, hapi, callbacks  # noqa: F401
 from .hapi import Model  # noqa: F401
+from ._serialization import save, load  # noqa: F401  (Paddle's .pdparams/.pdopt pickle format)
 
 def disable_static(place=None):
     """Back to dynamic (eager) mode."""
@@ -67,3 +68,12 @@ import sys as _sys  # noqa: E402
 _ops.install(_sys.modules[__name__], _PROTECTED)
 from . import _reduce_api as _reduce_api  # noqa: E402  (linalg.norm, norm, quantile: hand-written bindings)
 _reduce_api.install(_sys.modules[__name__])
+from . import _adv_indexing as _adv_indexing  # noqa: E402  (nonzero(as_tuple), static.setitem; x[adv] lives there)
+_adv_indexing.install(_sys.modules[__name__])
+from . import _random_api as _random_api, _composite_api as _composite_api  # noqa: E402  (inplace fills; einsum, multigammaln)
+_random_api.install(_sys.modules[__name__])
+_composite_api.install(_sys.modules[__name__])
+from . import _linalg_decomp_api as _linalg_decomp_api  # noqa: E402  (linalg.pca_lowrank, linalg.cond)
+_linalg_decomp_api.install(_sys.modules[__name__])
+from . import _shape_api as _shape_api  # noqa: E402  (meshgrid(*args), repeat_interleave with int or tensor repeats)
+_shape_api.install(_sys.modules[__name__])

@@ -1,11 +1,10 @@
 """Tensor.__getitem__ / __setitem__ for basic indexing (ints, slices, None, Ellipsis), built from
-the registry's slice / strided_slice / squeeze / unsqueeze ops; tensor indices use
-masked_select / index_select when those ops exist.
+the registry's slice / strided_slice / squeeze / unsqueeze ops. An index with an advanced item
+(int/bool tensor, list) goes to _adv_indexing.py (gather_nd / masked_select / index_put).
 
 Integer indices drop their dimension (x[0] of a 1-D tensor is 0-dim, as in Paddle 2.6+).
 Assignment (x[i] = v) runs the registry's inplace set_value_with_tensor op, so views of x made
-before it (y = x[0]) see the write; tensor indices (bool masks, int tensors) are not supported
-there yet.
+before it (y = x[0]) see the write.
 """
 import operator
 
@@ -62,8 +61,8 @@ def _walk(shape, index, what):
             out += 1
             continue
         if isinstance(it, bool) or _is_tensor(it) or isinstance(it, (list, tuple)):
-            raise NotImplementedError('%s with a %s index mixed with other indices is not supported yet (only ints, slices, '
-                                      'None and ...)' % (what, type(it).__name__))
+            # advanced items never get here (getitem/setitem route them to _adv_indexing)
+            raise TypeError('%s: a %s index is not a basic index' % (what, type(it).__name__))
         try:
             i = operator.index(it)
         except TypeError:
@@ -83,8 +82,9 @@ def _walk(shape, index, what):
 
 
 def getitem(x, index):
-    if _is_tensor(index) or isinstance(index, list):
-        return _advanced(x, index)
+    from . import _adv_indexing
+    if _adv_indexing.has_advanced(index):
+        return _adv_indexing.getitem(x, index)
     # slice.indices gives stop = -1 for "through index 0" with a negative step, which is also
     # what Paddle's strided_slice means by end = -1 there.
     axes, starts, ends, steps, squeeze, _, insert = _walk(x.shape, index, 'Tensor indexing')
@@ -99,23 +99,6 @@ def getitem(x, index):
     if insert:
         y = _need('unsqueeze')(y, insert)
     return y
-
-
-def _advanced(x, index):
-    from .creation import to_tensor
-    if isinstance(index, list):
-        index = to_tensor(index)
-    if index.dtype.name == 'bool':
-        if index.shape != x.shape:
-            raise IndexError('boolean index of shape %s does not match the tensor shape %s' % (index.shape, x.shape))
-        return _need('masked_select')(x, index)
-    if index.dtype.kind != 'i':
-        raise IndexError('tensors used as indices must be integer or bool, got %s' % index.dtype.name)
-    if index.ndim == 0:
-        return getitem(x, int(index.item()))
-    if index.ndim == 1:
-        return _need('index_select')(x, index, 0)
-    raise NotImplementedError('indexing with a %d-D integer tensor is not supported yet' % index.ndim)
 
 
 def _set_plan(shape, index):
@@ -134,9 +117,10 @@ def _set_plan(shape, index):
 def setitem(x, index, value):
     """x[index] = value, in place. value: a Tensor (cast to x's dtype, as Paddle does), a Python
     scalar or nested lists; it broadcasts against the indexed region."""
-    if _is_tensor(index) or isinstance(index, list):
-        raise NotImplementedError('Tensor.__setitem__ with a tensor or list index (bool mask / integer indices) is not supported yet; '
-                                  'only ints, slices, None and ... are')
+    from . import _adv_indexing
+    if _adv_indexing.has_advanced(index):
+        _adv_indexing.assign(x, index, value, True)
+        return
     starts, ends, steps, axes, dec, none = _set_plan(x.shape, index)
     if _is_tensor(value):
         if value.dtype != x.dtype:

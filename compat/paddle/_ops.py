@@ -113,6 +113,8 @@ def make_function(entry, public, inplace=False):
     fast1 = plain and len(inputs) >= 1 and rest_optional(1)
     fast2 = plain and len(inputs) >= 2 and rest_optional(2)
     pad = [UNSET] * nparams
+    written = entry.get('inplace_input', 0)
+    rebinds = entry.get('inplace') == 2
 
     def fn(*args, **kwargs):
         n = len(args)
@@ -145,7 +147,10 @@ def make_function(entry, public, inplace=False):
         for v in vals:
             _encode(v, tags, flat, public)
         if inplace:
-            return _apply_inplace(public, vals[0], _inplace(op, ''.join(tags), *flat))
+            x = _apply_inplace(public, vals[written], _inplace(op, ''.join(tags), *flat))
+            if rebinds:
+                x._m = None   # x took over a new shape or dtype (reshape_, equal_)
+            return x
         return _result(_call(op, ''.join(tags), *flat), multi)
 
     fn.__name__ = public.rsplit('.', 1)[-1]

@@ -6,6 +6,7 @@ import sys
 import types
 
 from . import _ops
+from . import _linalg_decomp_api
 from .tensor import Tensor
 
 
@@ -19,10 +20,12 @@ def norm(x, p='fro', axis=None, keepdim=False, name=None):
         if isinstance(axis, int):
             return _ops.function('p_norm')(x, porder=2.0, axis=axis, keepdim=keepdim)
         return _ops.function('frobenius_norm')(x, axis=list(axis) if pair else [], keep_dim=keepdim, reduce_all=axis is None)
+    if p == 'nuc' and pair:
+        return _linalg_decomp_api.matrix_norm(x, 'nuc', list(axis), keepdim)
     if isinstance(p, bool) or not isinstance(p, (int, float)):
         raise TypeError("norm: p must be 'fro', inf, -inf or a number for vector norms, got %r" % (p,))
     if pair:
-        raise ValueError('norm: matrix norms (p=%r over axes %r) are not supported' % (p, list(axis)))
+        return _linalg_decomp_api.matrix_norm(x, p, list(axis), keepdim)
     if axis is None:
         return _ops.function('p_norm')(x, porder=float(p), axis=-1, keepdim=keepdim, asvector=True)
     return _ops.function('p_norm')(x, porder=float(p), axis=axis, keepdim=keepdim)

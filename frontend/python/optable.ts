@@ -20,7 +20,10 @@ export interface PyOpEntry {
    * ops, 'unwrap' for a variable count returned as one tensor or a tuple (max_pool2d's return_mask).
    */
   multi?: 'list' | 'tuple' | 'unwrap';
-  inplace?: 1;
+  /** 1: the `_` variant writes x; 2: it rebinds x (new shape or dtype: Python drops its cached metadata). */
+  inplace?: 1 | 2;
+  /** Which input the `_` variant writes, when not input 0. */
+  inplace_input?: number;
   random?: 1;
 }
 
@@ -45,7 +48,8 @@ export function opEntry(def: OpDef, id: number): PyOpEntry {
   if (def.api?.promote) e.promote = 1;
   if (def.numOutputs) e.multi = def.api?.unwrapSingle ? 'unwrap' : 'list';
   else if (def.outputs.length > 1 && def.api?.returnOutput === undefined) e.multi = 'tuple';
-  if (def.inplace) e.inplace = 1;
+  if (def.inplace) e.inplace = def.inplace === 'rebind' ? 2 : 1;
+  if (def.inplaceInput) e.inplace_input = def.inplaceInput;
   if (def.random) e.random = 1;
   return e;
 }

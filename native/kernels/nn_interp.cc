@@ -8,6 +8,10 @@
 // output value is the sum over the tap grid of w0 * w1 * w2 * x. Ratios follow Paddle: float32,
 // 0 for an output of size 1, (in - 1) / (out - 1) with align_corners, else 1 / scale when a
 // scale was given, else in / out.
+//
+// interpolate_grad (the backward): input out_grad, output x_grad with the forward input's shape,
+// the same attrs. Every output gradient is scattered to the taps its value was read from, with
+// the same weights; one [N, C] plane per task, accumulated in the compute type (no write races).
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -172,6 +176,92 @@ void k_interp(KernelCall& c) {
   dispatch_float(x.dtype, op, [&](auto tag) { interp_impl<decltype(tag)>(N, C, out, tp, x, xs_n, xs_c, xs, cl, o); });
 }
 
+template <typename T>
+void interp_grad_impl(int64_t N, int64_t C, const int64_t* in, const int64_t* out, const Taps* tp, const Tensor& gd, bool channel_last, Tensor& dx) {
+  using A = compute_t<T>;
+  const T* G = gd.data<T>();
+  T* DX = dx.data<T>();
+  const int64_t P = out[0] * out[1] * out[2], Q = in[0] * in[1] * in[2];
+  const int64_t n0 = tp[0].n, n1 = tp[1].n, n2 = tp[2].n, taps = n0 * n1 * n2;
+  // Plane offsets (index * row size) and weights in the compute type, once per call.
+  const int64_t plane_stride[3] = {in[1] * in[2], in[2], 1};
+  std::vector<int64_t> off[3];
+  std::vector<A> w[3];
+  for (int i = 0; i < 3; i++) {
+    off[i].resize(tp[i].idx.size());
+    w[i].resize(tp[i].w.size());
+    for (size_t k = 0; k < off[i].size(); k++) { off[i][k] = tp[i].idx[k] * plane_stride[i]; w[i][k] = (A)tp[i].w[k]; }
+  }
+  parallel_for(N * C, std::max<int64_t>(1, 65536 / std::max<int64_t>(1, P * taps + Q)), [&](int64_t b, int64_t e) {
+    A* acc = nn::scratch<A>(0, (size_t)Q);
+    for (int64_t nc = b; nc < e; nc++) {
+      const int64_t n = nc / C, ch = nc % C;
+      for (int64_t q = 0; q < Q; q++) acc[q] = 0;
+      int64_t p = 0;
+      for (int64_t o0 = 0; o0 < out[0]; o0++)
+        for (int64_t o1 = 0; o1 < out[1]; o1++) {
+          const int64_t* f0 = off[0].data() + o0 * n0;
+          const int64_t* f1 = off[1].data() + o1 * n1;
+          const A* g0 = w[0].data() + o0 * n0;
+          const A* g1 = w[1].data() + o1 * n1;
+          for (int64_t o2 = 0; o2 < out[2]; o2++, p++) {
+            const int64_t* f2 = off[2].data() + o2 * n2;
+            const A* g2 = w[2].data() + o2 * n2;
+            const A gv = Compute<T>::load(G[channel_last ? (n * P + p) * C + ch : nc * P + p]);
+            for (int64_t a0 = 0; a0 < n0; a0++)
+              for (int64_t a1 = 0; a1 < n1; a1++) {
+                A* row = acc + f0[a0] + f1[a1];
+                const A s = gv * g0[a0] * g1[a1];
+                for (int64_t a2 = 0; a2 < n2; a2++) row[f2[a2]] += s * g2[a2];
+              }
+          }
+        }
+      if (channel_last) for (int64_t q = 0; q < Q; q++) DX[(n * Q + q) * C + ch] = Compute<T>::store(acc[q]);
+      else for (int64_t q = 0; q < Q; q++) DX[nc * Q + q] = Compute<T>::store(acc[q]);
+    }
+  });
+}
+
+void k_interp_grad(KernelCall& c) {
+  const char* op = c.op;
+  c.expect_inputs(1);
+  c.expect_outputs(1);
+  const int nd = (int)c.iattr(0), mode = (int)c.iattr(1);
+  const bool align_corners = c.iattr(2) != 0;
+  const int align_mode = (int)c.iattr(3);
+  const bool cl = c.iattr(4) != 0;
+  const Tensor& g = c.input(0);
+  Tensor& dx = c.output(0);
+  if (nd < 1 || nd > 3) throw SkiffError(std::string(op) + ": invalid spatial rank " + S(nd));
+  if (mode < 0 || mode > 3) throw SkiffError(std::string(op) + ": invalid mode code " + S(mode));
+  if (align_mode != 0 && align_mode != 1) throw SkiffError(std::string(op) + ": align_mode can only be 0 or 1, got " + S(align_mode));
+  if (g.ndim() != nd + 2) throw SkiffError(std::string(op) + ": out_grad should be a " + S(nd + 2) + "D tensor, got shape " + shape_str(g.shape));
+  if (dx.ndim() != nd + 2) throw SkiffError(std::string(op) + ": x_grad should be a " + S(nd + 2) + "D tensor, got shape " + shape_str(dx.shape));
+  if (!is_floating(g.dtype)) throw SkiffError(std::string(op) + ": expected a floating dtype, got " + dtype_name(g.dtype));
+  c.expect_out_dtype(0, g.dtype);
+  const int64_t N = dx.shape[0], C = cl ? dx.shape[nd + 1] : dx.shape[1];
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+  std::vector<int64_t> gshape{N};
+  if (!cl) gshape.push_back(C);
+  for (int j = 0; j < nd; j++) {
+    const int i = 3 - nd + j, xd = cl ? 1 + j : 2 + j;
+    in[i] = dx.shape[xd]; out[i] = g.shape[xd];
+    if (out[i] <= 0) throw SkiffError(std::string(op) + ": output size must be positive, got out_grad " + shape_str(g.shape));
+    gshape.push_back(out[i]);
+  }
+  if (cl) gshape.push_back(C);
+  if (gshape != g.shape) throw SkiffError(std::string(op) + ": out_grad shape " + shape_str(g.shape) + " does not match x_grad " + shape_str(dx.shape));
+  if (dx.numel() == 0) return;
+  for (int i = 0; i < 3; i++)
+    if (in[i] <= 0) throw SkiffError(std::string(op) + ": input spatial size must be positive, got x_grad " + shape_str(dx.shape));
+  Taps tp[3];
+  for (int i = 3 - nd; i < 3; i++) tp[i] = make_taps(mode, in[i], out[i], align_corners, align_mode, (float)c.attr(5 + i));
+  for (int i = 0; i < 3 - nd; i++) { tp[i].idx = {0}; tp[i].w = {1}; }
+  const Tensor& gd = c.dense(0);
+  dispatch_float(g.dtype, op, [&](auto tag) { interp_grad_impl<decltype(tag)>(N, C, in, out, tp, gd, cl, dx); });
+}
+
 }  // namespace
 SKIFF_KERNEL("interpolate", k_interp);
+SKIFF_KERNEL("interpolate_grad", k_interp_grad);
 }  // namespace skiff

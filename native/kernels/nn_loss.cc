@@ -1,5 +1,7 @@
 // cross_entropy: inputs input, label, [weight];
-// attrs [ignore_index, reduction (0 none, 1 mean, 2 sum), soft_label, axis, use_softmax, hasWeight].
+// attrs [ignore_index, reduction (0 none, 1 mean, 2 sum), soft_label, axis, use_softmax, hasWeight,
+// label_smoothing]. With label_smoothing > 0 a hard label y stands for the soft label
+// (1 - ls) onehot(y) + ls / C, as Paddle 2.6 rewrites it (so the loss keeps the class axis as 1).
 // Reduction rules are Paddle 2.6's (see src/ops/defs/nn_loss.ts). Labels are validated before
 // anything is computed; per-sample losses and sums are accumulated in double.
 #include <cmath>
@@ -22,6 +24,8 @@ void k_cross_entropy(KernelCall& c) {
   c.expect_outputs(1);
   const int64_t ii = c.iattr(0), red = c.iattr(1), axis = c.iattr(3);
   const bool soft = c.iattr(2) != 0, use_sm = c.iattr(4) != 0, has_w = c.iattr(5) != 0;
+  const double ls = c.attrs.size() > 6 ? c.attr(6) : 0.0;
+  if (!(ls >= 0 && ls <= 1)) throw SkiffError("cross_entropy: label_smoothing must be in [0, 1], got " + std::to_string(ls));
   c.expect_inputs(has_w ? 3 : 2);
   Tensor &x = c.input(0), &lab = c.input(1), &o = c.output(0);
   const Tensor* wt = has_w ? &c.input(2) : nullptr;
@@ -50,7 +54,7 @@ void k_cross_entropy(KernelCall& c) {
     if (wt->ndim() != 1 || wt->shape[0] != C) throw SkiffError("cross_entropy: input's class_dimension(" + S(C) + ") must equal to weight's class_dimension, got weight " + shape_str(wt->shape));
     if (wt->dtype != x.dtype) throw SkiffError(std::string("cross_entropy: weight dtype ") + dtype_name(wt->dtype) + " differs from input dtype " + dtype_name(x.dtype));
   }
-  c.expect_out_shape(0, red != 0 ? std::vector<int64_t>{} : soft ? loss_shape : lab.shape);
+  c.expect_out_shape(0, red != 0 ? std::vector<int64_t>{} : soft || ls > 0 ? loss_shape : lab.shape);
   c.expect_out_dtype(0, x.dtype);
 
   const Tensor& ld = c.dense(1);
@@ -60,7 +64,7 @@ void k_cross_entropy(KernelCall& c) {
       const L* p = ld.data<L>();
       for (int64_t i = 0; i < ns; i++) {
         const int64_t v = (int64_t)p[i];
-        if (v != ii && (v < 0 || v >= C))
+        if ((v != ii || ls > 0) && (v < 0 || v >= C))  // smoothed labels are one-hot encoded: no ignore_index
           throw SkiffError("cross_entropy: label " + S(v) + " (at flat index " + S(i) + ") is out of range [0, " + S(C) + "); labels must be class indices or ignore_index (" + S(ii) + ")");
       }
     };
@@ -93,14 +97,23 @@ void k_cross_entropy(KernelCall& c) {
         auto logp = [&](int64_t k) { return use_sm ? xv(k) - lse : tolerable(std::log(xv(k))); };
         if (!soft) {
           const int64_t v = ld.dtype == DType::I32 ? label_at<int32_t>(ld, smp) : label_at<int64_t>(ld, smp);
+          if (ls > 0) {
+            double all = 0, wall = 0;
+            for (int64_t k = 0; k < C; k++) { all += logp(k); if (wt) wall += wv[k]; }
+            loss[smp] = -((1 - ls) * logp(v) + ls / (double)C * all);
+            if (wt) w[smp] = (1 - ls) * wv[v] + ls / (double)C * wall;
+            loss[smp] *= w[smp];
+            continue;
+          }
           if (v == ii) { loss[smp] = 0; w[smp] = 0; cnt[smp] = 0; continue; }
           loss[smp] = -logp(v);
           if (wt) w[smp] = wv[v];
         } else {
-          const T* ls = SL + o0 * C * inner + i0;
+          const T* lrow = SL + o0 * C * inner + i0;
           double acc = 0, ws = 0, nz = 0;
           for (int64_t k = 0; k < C; k++) {
-            const double l = (double)Compute<T>::load(ls[k * inner]);
+            const double l0 = (double)Compute<T>::load(lrow[k * inner]);
+            const double l = ls > 0 ? (1 - ls) * l0 + ls / (double)C : l0;  // Paddle's label_smooth
             if (l != 0) acc += l * logp(k);  // 0 * log(0) counts as 0
             if (wt) ws += l * wv[k];
             nz += l != (double)ii ? 1 : 0;

@@ -42,6 +42,8 @@ bool fits_dtype(DType dt, double v) {
   }
 }
 
+void pad_modes(KernelCall& c);  // shape_more.cc
+
 namespace {
 
 void expect_unary_same_dtype(KernelCall& c) {
@@ -107,6 +109,8 @@ void k_pad(KernelCall& c) {
   expect_unary_same_dtype(c);
   Tensor &x = c.input(0), &o = c.output(0);
   size_t r = x.shape.size();
+  // A trailing mode code selects reflect/replicate/circular (native/kernels/shape_more.cc).
+  if (c.attrs.size() == 2 + 2 * r) { pad_modes(c); return; }
   if (c.attrs.size() != 1 + 2 * r) throw SkiffError("pad: expected " + std::to_string(1 + 2 * r) + " attributes for x " + shape_str(x.shape));
   std::vector<int64_t> expect(r);
   int64_t origin = 0;

@@ -236,9 +236,18 @@ Napi::Value RunAlloc(const Napi::CallbackInfo& info) {
     if (nd < 0 || pos + (size_t)nd > s.nd) throw SkiffError(std::string(call.op) + ": invalid output rank");
     dims.assign(s.d + pos, s.d + pos + nd);
     pos += (size_t)nd;
-    call.out.push_back(make_tensor((DType)code, dims, call.op));
+    bool dynamic = false;
+    for (auto d : dims) dynamic = dynamic || d < 0;
+    if (dynamic) {  // a data-dependent output: the kernel allocates it (KernelCall::alloc_output)
+      auto t = std::make_shared<Tensor>();
+      t->dtype = (DType)code;
+      t->shape = dims;
+      call.out.push_back(std::move(t));
+    } else call.out.push_back(make_tensor((DType)code, dims, call.op));
   }
   fn(call);
+  for (int64_t k = 0; k < nout; k++)
+    if (!call.out[(size_t)k]->storage) throw SkiffError(std::string(call.op) + ": kernel left data-dependent output " + std::to_string(k) + " unallocated");
   for (int64_t k = 0; k < nout; k++) s.i[nin + k] = handles().add(call.out[(size_t)k]);
   return info.Env().Undefined();
 }

@@ -47,6 +47,17 @@ Tensor& KernelCall::input(size_t i) const {
 }
 Tensor& KernelCall::output(size_t i) const {
   if (i >= out.size()) throw SkiffError(std::string(op) + ": missing output " + std::to_string(i));
+  if (!out[i]->storage) throw SkiffError(std::string(op) + ": data-dependent output " + std::to_string(i) + " used before alloc_output");
+  return *out[i];
+}
+Tensor& KernelCall::alloc_output(size_t i, const std::vector<int64_t>& shape) {
+  if (i >= out.size()) throw SkiffError(std::string(op) + ": missing output " + std::to_string(i));
+  if (!is_placeholder(i)) throw SkiffError(std::string(op) + ": output " + std::to_string(i) + " is not a data-dependent placeholder");
+  const auto& want = out[i]->shape;
+  bool ok = want.size() == shape.size();
+  for (size_t d = 0; ok && d < shape.size(); d++) ok = want[d] < 0 || want[d] == shape[d];
+  if (!ok) throw SkiffError(std::string(op) + ": output " + std::to_string(i) + " shape " + shape_str(shape) + " does not fit " + shape_str(want));
+  out[i] = make_tensor(out[i]->dtype, shape, op);
   return *out[i];
 }
 const Tensor& KernelCall::dense(size_t i) {

@@ -36,6 +36,13 @@ struct KernelCall {
   void expect_out_shape(size_t i, const std::vector<int64_t>& shape) const;
   void expect_out_dtype(size_t i, DType dt) const;
   void expect_same_dtype(size_t a, size_t b) const;  // inputs a and b
+  // Data-dependent output shapes (OpDef.dynamicShape: masked_select, nonzero, unique, ...).
+  // Eager dispatch passes such an output as a placeholder: dtype set, unknown dims -1, no
+  // storage. The kernel computes the real shape from the input values (validating first) and
+  // calls alloc_output once; known dims must match. The caller reads the shape back after the
+  // call, and a placeholder left unallocated is an error. One pass, no upper-bound buffer.
+  Tensor& alloc_output(size_t i, const std::vector<int64_t>& shape);
+  bool is_placeholder(size_t i) const { return i < out.size() && out[i] && !out[i]->storage; }
   // Empties the call for reuse (vectors keep their capacity).
   void reset() { in.clear(); out.clear(); attrs.clear(); dense_cache_.clear(); }
 

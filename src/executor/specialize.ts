@@ -139,6 +139,8 @@ export function specialize(info: GraphInfo, inputs: readonly BoundMeta[], params
       });
     } else {
       const def = getOp(n.op);
+      // Buffers are planned from shapes known before running; these ops only know theirs after.
+      if (def.dynamicShape) throw new Error(`executor: ${what}: ${def.name} has a data-dependent output shape and cannot run in a compiled program; run it eagerly`);
       const a = resolveAttrs(def, n.attrs ?? {});
       defs.push(def);
       attrs.push(a);

@@ -61,21 +61,15 @@ export class Normal extends Initializer {
   make(shape: readonly number[], dtype: DType): Tensor { return normal(shape, this.mean, this.std, dtype); }
 }
 
-/** Normal(mean, std) restricted to [mean + a*std, mean + b*std]: values outside are redrawn. */
+/**
+ * Normal(mean, std) restricted to [mean + a*std, mean + b*std] (Paddle 2.6: +-2 std), drawn in
+ * one pass by the truncated_gaussian_random op (inverse CDF on the interval, no redraws).
+ */
 export class TruncatedNormal extends Initializer {
   constructor(readonly mean = 0, readonly std = 1, readonly a = -2, readonly b = 2) { super(); }
   make(shape: readonly number[], dtype: DType): Tensor {
     const lo = this.mean + this.a * this.std, hi = this.mean + this.b * this.std;
-    return scope(() => {
-      let t = normal(shape, this.mean, this.std, dtype);
-      // each round keeps P(inside) of the rest (95% for +-2 std): a few rounds redraw everything
-      for (let round = 0; round < 64; round++) {
-        const outside = op('logical_or', op('less_than', t, op('full', [], lo, dtype)), op('greater_than', t, op('full', [], hi, dtype)));
-        if (!(op('any', outside) as Tensor).item()) return t;
-        t = op('where', outside, normal(shape, this.mean, this.std, dtype), t) as Tensor;
-      }
-      return op('clip', t, lo, hi) as Tensor;
-    });
+    return callOp(getOp('truncated_gaussian_random'), [{ shape: [...shape], mean: this.mean, std: this.std, a: lo, b: hi, dtype }]) as Tensor;
   }
 }
 

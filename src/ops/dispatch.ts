@@ -120,6 +120,7 @@ export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], att
   let specLen = 0;
   for (const m of outs) specLen += 2 + m.shape.length;
   if (ts.length + outs.length > SCRATCH_I.length || enc.length + specLen > SCRATCH_D.length) {
+    if (def.dynamicShape) throw new Error(`${def.name}: too many inputs or attributes for a data-dependent-shape op`);
     results = runWithArrays(def, ts, outs, enc);
     dispatchCounters.kernels++;
     if (autograd) autograd.onOp(def, ts, attrs, results);
@@ -132,10 +133,11 @@ export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], att
   for (; pos < enc.length; pos++) SCRATCH_D[pos] = enc[pos];
   const nAttrs = pos;
   for (const m of outs) {
-    if (!isStatic(m.shape)) throw new Error(`${def.name}: eager output shape ${shapeStr(m.shape)} is not concrete`);
+    // Symbolic dims of a dynamicShape op go as -1: the kernel allocates that output (types.ts).
+    if (!def.dynamicShape && !isStatic(m.shape)) throw new Error(`${def.name}: eager output shape ${shapeStr(m.shape)} is not concrete`);
     SCRATCH_D[pos++] = DTYPE_CODE[m.dtype];
     SCRATCH_D[pos++] = m.shape.length;
-    for (const d of m.shape as number[]) SCRATCH_D[pos++] = d;
+    for (const d of m.shape) SCRATCH_D[pos++] = typeof d === 'number' ? d : -1;
   }
   try {
     native.runAlloc(kernelOf(def), ni, outs.length, nAttrs);
@@ -143,7 +145,11 @@ export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], att
     throw rethrow(def, e);
   }
   results = new Array<Tensor>(outs.length);
-  for (let i = 0; i < outs.length; i++) results[i] = new Tensor(SCRATCH_I[ni + i], outs[i].dtype, outs[i].shape as number[]);
+  for (let i = 0; i < outs.length; i++) {
+    const h = SCRATCH_I[ni + i];
+    const shape = isStatic(outs[i].shape) ? outs[i].shape as number[] : native.meta(h).shape;
+    results[i] = new Tensor(h, outs[i].dtype, shape);
+  }
   dispatchCounters.kernels++;
   if (autograd) autograd.onOp(def, ts, attrs, results);
   return results;
@@ -161,6 +167,7 @@ export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], att
 export function runOpInplace(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike {
   const name = `${def.name}_`;
   if (!def.inplace) throw new Error(`${def.name}: the op has no inplace variant`);
+  if (def.inplace !== true) return composedInplace(def, inputs, attrs);
   const x = inputs[0];
   if (!x) throw new TypeError(`${name}: missing input x`);
   let outs: TensorMeta[];
@@ -215,6 +222,50 @@ export function runOpInplace(def: OpDef, inputs: readonly (TensorLike | null)[],
   xt._version++;
   // Autograd (src/autograd/record.ts) records the op with x's old value saved before the write.
   afterWrite?.(xt);
+  return xt;
+}
+
+/**
+ * Inplace variants that are not one kernel writing over x (OpDef.inplace 'assign' | 'rebind'):
+ * the functional op runs (and is recorded by autograd as usual), then its result is copied into
+ * x by set_value — whose grad rule routes gradients to the result — or x takes the result over.
+ */
+function composedInplace(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike {
+  const name = `${def.name}_`;
+  const at = def.inplaceInput ?? 0;
+  const x = inputs[at];
+  if (!x) throw new TypeError(`${name}: missing input ${def.inputs[at]?.name ?? at}`);
+  let eager = true;
+  for (const t of inputs) if (t !== null && !(t instanceof Tensor)) { eager = false; break; }
+  // Same precondition as a kernel inplace op (autograd's beforeInplace): checked before any work.
+  if (eager && x instanceof Tensor && !x.stop_gradient && !x._gradNode && autograd?.beforeInplace)
+    throw new Error(`${name}: Leaf Var (${x.name}) that doesn't stop gradient can't use inplace strategy.`);
+  let args = inputs;
+  if (eager && x instanceof Tensor && !x.stop_gradient && def.inplace === 'assign') {
+    // The functional op's grad node may save x; x is about to be overwritten, so it gets a
+    // differentiable copy instead (what a kernel inplace op's beforeInplace does for its rule).
+    args = inputs.map((t, i) => (i === at ? runOpDef(getOp('scale'), [x], resolveAttrs(getOp('scale'), { scale: 1 }))[0] : t));
+  }
+  const outs = runOpDef(def, args, attrs);
+  const r = outs[def.api?.returnOutput ?? 0];
+  if (!eager || recorder) return r;   // programs are functional: the caller rebinds x (see runOpInplace)
+  const xt = x as Tensor, rt = r as Tensor;
+  if (def.inplace === 'rebind') {
+    for (const o of outs) if (o !== rt) (o as Tensor).dispose();
+    xt._rebind(rt);
+    xt._version++;
+    return xt;
+  }
+  if (rt.dtype !== xt.dtype || rt.shape.length !== xt.shape.length || rt.shape.some((d, i) => d !== xt.shape[i])) {
+    const msg = `${name}: the result has shape ${shapeStr(rt.shape)} and dtype ${rt.dtype}, but an inplace op must keep x's shape ` +
+      `${shapeStr(xt.shape)} and dtype ${xt.dtype} (x cannot be broadcast or cast in place)`;
+    throw rt.dtype !== xt.dtype ? new TypeError(msg) : new ShapeError(msg);
+  }
+  try {
+    runOpInplace(getOp('set_value_with_tensor'), [xt, rt], { starts: [], ends: [], steps: [], axes: [], decrease_axes: [], none_axes: [] });
+  } finally {
+    for (const o of outs) (o as Tensor).dispose();
+  }
   return xt;
 }
 

@@ -1,7 +1,10 @@
 // Reusable shape/dtype rules for op definitions (each works on symbolic dims too).
 import { type DType, isFloating } from '../tensor/dtype.js';
-import { broadcastShapes, type Dim, normAxis, ShapeError, shapeStr } from '../tensor/shape.js';
+import { broadcastShapes, type Dim, normAxis, ShapeError, shapeStr, SymDim } from '../tensor/shape.js';
 import type { Attrs, TensorMeta } from './types.js';
+
+/** A data-dependent dim of an OpDef.dynamicShape op's output (see src/ops/types.ts): a symbol equal to no other. */
+export const dataDim = (op: string): Dim => SymDim.fresh(`${op}_n`);
 
 export const sameAsInput = (ins: readonly TensorMeta[]): TensorMeta[] => [{ dtype: ins[0].dtype, shape: ins[0].shape }];
 

@@ -22,8 +22,8 @@ export type SetItemValue = TensorLike | TensorData;
 /** The op attributes of a basic index on a tensor of `shape` (Paddle's set_value layout). */
 export interface IndexPlan { starts: number[]; ends: number[]; steps: number[]; axes: number[]; decrease_axes: number[]; none_axes: number[] }
 
-const ELLIPSIS = Symbol('...');
-type Item = number | null | typeof ELLIPSIS | SliceSpec;
+export const ELLIPSIS = Symbol('...');
+export type Item = number | null | typeof ELLIPSIS | SliceSpec;
 
 function parseSliceText(s: string): SliceSpec {
   const parts = s.split(':').map((p) => p.trim());
@@ -37,7 +37,8 @@ function parseSliceText(s: string): SliceSpec {
   return { start: num(parts[0]), stop: num(parts[1]), step: num(parts[2]) };
 }
 
-function toItem(it: IndexItem): Item {
+/** One basic index item (number, slice text or object, null, '...') parsed; src/ops/adv_index.ts shares it. */
+export function toItem(it: IndexItem): Item {
   if (it === null || typeof it === 'number') return it;
   if (typeof it === 'string') {
     const t = it.trim();

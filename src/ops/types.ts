@@ -62,8 +62,18 @@ export interface OpDef {
    * only, and the tape does not keep their storage alive. Absent: every input and output.
    */
   readonly gradReads?: { readonly inputs?: readonly number[]; readonly outputs?: readonly number[] };
-  /** The op has an inplace variant `<name>_` (same kernel, output aliases input 0). */
-  readonly inplace?: boolean;
+  /**
+   * The op has an inplace variant `<name>_` that returns x (input `inplaceInput`, default 0):
+   * - true: the same kernel writes its output over x (it must read and write the same index; the
+   *   executor also uses this to write a result over its dying input 0);
+   * - 'assign': the functional result (x's shape and dtype) is copied into x's storage by
+   *   set_value — for kernels that cannot alias (scans, softmax) and composites (addmm, renorm);
+   * - 'rebind': x takes over the result's metadata and storage, as Paddle's inplace view ops
+   *   (reshape_, squeeze_, transpose_) and dtype-changing ones (equal_, logical_and_: x becomes bool).
+   */
+  readonly inplace?: boolean | 'assign' | 'rebind';
+  /** Which input an inplace variant writes (where_(condition, x, y) writes x). Default 0. */
+  readonly inplaceInput?: number;
   /**
    * The kernel writes through a strided output (set_value). Then an inplace call on a
    * non-contiguous x writes into it directly; otherwise it runs into a temporary copied back.
@@ -71,6 +81,17 @@ export interface OpDef {
   readonly writesViews?: boolean;
   /** Random ops consume the generator; never CSE'd or constant-folded. */
   readonly random?: boolean;
+  /**
+   * Data-dependent output shapes (masked_select, nonzero, unique, bincount): `infer` gives such
+   * dims as fresh symbols (`dataDim(op)` in src/ops/infer.ts), checking everything else as usual.
+   * Eager dispatch passes those dims to the kernel as -1 (a placeholder output without storage);
+   * the kernel validates its inputs, computes the real shape from their values and calls
+   * `c.alloc_output(i, shape)` (native/src/kernel.h); dispatch then reads the shape back. So the
+   * op costs one native call and no upper-bound buffer (bincount's bound is not knowable from
+   * metas anyway). Graph consumers refuse such ops: the executor throws naming the op, SOT takes
+   * a graph break (SOT011) so the op runs eagerly; a program being built gets the symbolic dim.
+   */
+  readonly dynamicShape?: boolean;
   /** Number of outputs when it depends on attributes (split, unbind). */
   numOutputs?(ins: readonly TensorMeta[], attrs: Attrs): number;
   /** Public surface; absent means `paddle.<name>` plus a Tensor method of the same name. */

@@ -29,6 +29,8 @@ export abstract class Optimizer {
   protected readonly accumulators = new Map<Tensor, Map<string, Tensor>>();
   /** Steps taken (Adam's bias correction reads it). */
   protected stepCount = 0;
+  /** The group being updated during step() (AdamW reads a group's own decay coefficient). */
+  protected currentGroup: Optimizer['groups'][number] | null = null;
 
   constructor(defaults: Required<Pick<OptimizerOptions, 'learning_rate'>>, opts: OptimizerOptions) {
     this._learning_rate = opts.learning_rate ?? defaults.learning_rate;
@@ -63,6 +65,7 @@ export abstract class Optimizer {
         for (const p of g.params) if (!p.stop_gradient && p.grad) pairs.push([p, p.grad as Tensor]);
         if (this.grad_clip) pairs = this.grad_clip.clip(pairs);
         const lr = this.get_lr() * g.lrScale;
+        this.currentGroup = g;
         for (const [p, grad] of pairs) {
           const d = this.decoupledDecay() ? grad : g.decay ? g.decay.apply(p, grad) : grad;
           this.update(p, d, lr, g.extra);

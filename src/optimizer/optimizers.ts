@@ -1,5 +1,6 @@
 // The update rules, as Paddle's kernels compute them (formulas in each class comment).
 import type { Tensor } from '../tensor/tensor.js';
+import { L2Decay } from './clip.js';
 import { Optimizer, type OptimizerOptions } from './optimizer.js';
 import { op, opInplace } from './ops.js';
 
@@ -41,14 +42,17 @@ export class Adam extends Optimizer {
     for (const [k, b] of [['beta1', this.beta1], ['beta2', this.beta2]] as const) if (!(b >= 0 && b < 1)) throw new RangeError(`${new.target.name}: ${k} must be in [0, 1), got ${b}`);
   }
   protected override accumulatorNames(): string[] { return ['moment1', 'moment2']; }
-  protected override update(p: Tensor, g: Tensor, lr: number, _extra?: Record<string, unknown>): void {
+  protected override update(p: Tensor, g: Tensor, lr: number, extra?: Record<string, unknown>): void {
     const m = this.acc(p, 'moment1'), v = this.acc(p, 'moment2');
     const t = this.stepCount;
-    opInplace('add', opInplace('scale', m, this.beta1), op('scale', g, 1 - this.beta1));
-    opInplace('add', opInplace('scale', v, this.beta2), op('scale', op('square', g), 1 - this.beta2));
-    const c2 = Math.sqrt(1 - this.beta2 ** t);
-    const lrT = (lr * c2) / (1 - this.beta1 ** t);
-    const denom = op('scale', op('sqrt', v), 1, this.epsilon * c2);
+    // a parameter group may override beta1/beta2/epsilon (Paddle's _update_param_group)
+    const num = (k: string, own: number) => (typeof extra?.[k] === 'number' ? extra[k] as number : own);
+    const b1 = num('beta1', this.beta1), b2 = num('beta2', this.beta2), eps = num('epsilon', this.epsilon);
+    opInplace('add', opInplace('scale', m, b1), op('scale', g, 1 - b1));
+    opInplace('add', opInplace('scale', v, b2), op('scale', op('square', g), 1 - b2));
+    const c2 = Math.sqrt(1 - b2 ** t);
+    const lrT = (lr * c2) / (1 - b1 ** t);
+    const denom = op('scale', op('sqrt', v), 1, eps * c2);
     opInplace('subtract', p, op('scale', op('divide', m, denom), lrT));
   }
 }
@@ -66,7 +70,10 @@ export class AdamW extends Adam {
   }
   protected override decoupledDecay(): boolean { return true; }
   protected override update(p: Tensor, g: Tensor, lr: number, extra: Record<string, unknown>): void {
-    if (this.coeff && (!this.apply_decay_param_fun || this.apply_decay_param_fun(p.name))) opInplace('scale', p, 1 - lr * this.coeff);
+    // a group's weight_decay replaces the coefficient for its parameters (Paddle's AdamW groups)
+    const gd = this.currentGroup?.decay;
+    const coeff = gd instanceof L2Decay ? gd.coeff : this.coeff;
+    if (coeff && (!this.apply_decay_param_fun || this.apply_decay_param_fun(p.name))) opInplace('scale', p, 1 - lr * coeff);
     super.update(p, g, lr, extra);
   }
 }

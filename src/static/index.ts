@@ -5,7 +5,7 @@
 //   const main = new paddle.static.Program();
 //   const y = paddle.static.program_guard(main, () => paddle.nn.functional.relu(paddle.matmul(paddle.static.data('x', [null, 4]), w)));
 //   const [out] = new paddle.static.Executor().run(main, { feed: { x }, fetch_list: [y] });
-import { surface } from '../ops/index.js';
+import { setitem, surface } from '../ops/index.js';
 import { Value } from '../pir/index.js';
 import { bindParameter, create_parameter, data } from './api.js';
 import { append_backward, gradients } from './backward.js';
@@ -30,6 +30,7 @@ export const staticNamespace = {
   Program, program_guard, data, create_parameter, Executor, Scope, global_scope,
   default_main_program, default_startup_program, Variable: Value, append_backward, gradients, nn: staticNn,
   cpu_places: (n = 1): string[] => Array.from({ length: n }, () => 'cpu'),
+  setitem,  // x[index] = value out of place (src/ops/adv_index.ts)
 };
 
 // Program values get the Tensor methods the registry generates (x.matmul(w).relu()) and

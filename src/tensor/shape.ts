@@ -11,6 +11,12 @@ export class SymDim {
     return s;
   }
   toString(): string { return this.expr; }
+  private static freshCount = 0;
+  /**
+   * A new symbol equal to no other dim (not interned, so eager calls do not grow the table):
+   * the data-dependent dims of OpDef.dynamicShape ops (the length of masked_select's result).
+   */
+  static fresh(prefix: string): SymDim { return new SymDim(`${prefix}${SymDim.freshCount++}`); }
 }
 
 export type Dim = number | SymDim;

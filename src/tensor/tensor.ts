@@ -99,6 +99,29 @@ export class Tensor {
     this.handle = 0;
   }
 
+  /**
+   * Takes over `r`'s storage handle and metadata (Paddle's inplace view ops such as reshape_, and
+   * inplace ops that change dtype); `r` is left disposed. x keeps its identity, its base (views
+   * of x still share its version counter) and its place in scopes or the GC backstop.
+   */
+  _rebind(r: Tensor): void {
+    if (r === this) return;
+    const h = r.h('rebind');
+    if (r._finalized) { finalizer.unregister(r); r._finalized = false; }
+    r.handle = 0;
+    const old = this.handle;
+    if (this._finalized) { finalizer.unregister(this); finalizer.register(this, h, this); }
+    this.handle = h;
+    const self = this as unknown as { dtype: DType; shape: number[]; offset: number };
+    self.dtype = r.dtype;
+    self.shape = r.shape;
+    self.offset = r.offset;
+    this._strides = r._strides;
+    this.stop_gradient = r.stop_gradient;
+    this._gradNode = r._gradNode;
+    if (old !== 0) native.release(old);
+  }
+
   /** Called when a tensor leaves the last scope alive: from now on the GC backstop owns it. */
   _adoptByGC(): void {
     if (this._finalized || this.handle === 0) return;

@@ -2,11 +2,16 @@
 // with a grad rule but no record fails here.
 import { describe, expect, it } from 'vitest';
 import { allOps } from '../../src/ops/index.js';
-import { checkRecord, checkSecondOrder } from './gradcheck.js';
+import { checkRecord, checkSecondOrder, checkStrided, checkZeroDim } from './gradcheck.js';
 import { RECORDS as BASE } from './records.js';
 import { MORE_RECORDS, MORE_SECOND_ORDER } from './records_more.js';
+import { NN_RECORDS, NN_SECOND_ORDER } from './records_nn.js';
+import { LOSS_RECORDS } from './records_loss.js';
+import { INDEX_SHAPE_RECORDS, INDEX_SHAPE_SECOND_ORDER } from './records_index_shape.js';
+import { COMPOSITE_RECORDS, PRODUCT_RECORDS, PRODUCT_SECOND_ORDER } from './records_products.js';
+import { TRANSFORMER_RECORDS, TRANSFORMER_SECOND_ORDER } from './records_transformer.js';
 
-const RECORDS = [...BASE, ...MORE_RECORDS];
+const RECORDS = [...BASE, ...MORE_RECORDS, ...NN_RECORDS, ...LOSS_RECORDS, ...PRODUCT_RECORDS, ...COMPOSITE_RECORDS, ...INDEX_SHAPE_RECORDS, ...TRANSFORMER_RECORDS];
 
 /**
  * Ops with no gradient, declared explicitly: comparisons and predicates (bool out), bitwise and
@@ -21,19 +26,24 @@ const NON_DIFFERENTIABLE = new Set([
   'floor_divide', 'remainder',
   'full', 'zeros', 'ones', 'full_like', 'zeros_like', 'ones_like', 'arange', 'eye', 'one_hot',
   'uniform', 'rand', 'randn', 'normal', 'randint',
+  // Random draws (random_more.ts): no gradient in Paddle either.
+  'bernoulli', 'poisson', 'standard_gamma', 'multinomial', 'randperm', 'truncated_gaussian_random',
+  'uniform_inplace', 'gaussian_inplace', 'bernoulli_inplace', 'exponential',
+  // Sorting family: integer outputs (positions, counts).
+  'searchsorted', 'bucketize', 'histogram', 'unique', 'unique_consecutive', 'bincount',
+  // Integer coordinates (advanced indexing).
+  'nonzero',
+  // An integer count of singular values (linalg_decomp.ts).
+  'matrix_rank',
+  // Counts and summary values for debugging (paddle.amp.debugging.check_numerics), no gradient in Paddle.
+  'check_numerics',
 ]);
 
 /**
  * Differentiable ops still without a rule, each with the reason. Shrink this list; never grow it
  * without saying why.
  */
-const NN_BREADTH = 'added by the NN op breadth work (nn_conv_more, nn_pool_more, nn_interp, nn_pixel, nn_norm_more) while its rules are pending';
-const KNOWN_GAPS: Record<string, string> = Object.fromEntries([
-  'conv1d', 'conv3d', 'conv1d_transpose', 'conv2d_transpose', 'conv3d_transpose',
-  'max_pool1d', 'max_pool3d', 'avg_pool1d', 'avg_pool3d', 'adaptive_avg_pool1d', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d',
-  'adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool3d', 'max_unpool1d', 'max_unpool2d', 'max_unpool3d',
-  'interpolate', 'pixel_shuffle', 'pixel_unshuffle', 'group_norm', 'instance_norm', 'local_response_norm',
-].map((n) => [n, NN_BREADTH]));
+const KNOWN_GAPS: Record<string, string> = {};
 
 describe('gradient rules vs finite differences (float64)', () => {
   for (const rec of RECORDS) {
@@ -61,7 +71,34 @@ describe('gradient rules vs finite differences (float64)', () => {
 // Rules are written with public ops, so the tape differentiates them again (create_graph).
 const SECOND_ORDER = ['multiply', 'divide', 'elementwise_pow', 'exp', 'log', 'rsqrt', 'tanh', 'sigmoid', 'gelu', 'silu', 'erf',
   'matmul', 'sum', 'mean', 'logsumexp', 'softmax', 'log_softmax', 'layer_norm', 'cross_entropy', 'conv2d', 'max_pool2d', 'avg_pool2d',
-  'gather', 'slice', 'concat', 'expand', 'transpose', 'var', 'batch_norm', ...MORE_SECOND_ORDER];
+  'gather', 'slice', 'concat', 'expand', 'transpose', 'var', 'batch_norm', ...MORE_SECOND_ORDER, ...NN_SECOND_ORDER, ...INDEX_SHAPE_SECOND_ORDER, ...PRODUCT_SECOND_ORDER, ...TRANSFORMER_SECOND_ORDER];
+
+// Every record again with strided inputs (gradients equal the contiguous run's) and, where the
+// record's function accepts them, with 0-dim inputs (against finite differences).
+describe('gradient rules on strided and 0-dim inputs (float64)', () => {
+  let strided = 0, zeroDim = 0;
+  // Records whose 0-dim form sits on a point where the op is not differentiable.
+  const ZERO_DIM_SINGULAR: Record<string, string> = {
+    std: 'one element has spread 0, where std = sqrt(var) has no derivative (NaN, as in Paddle)',
+  };
+  for (const rec of RECORDS) {
+    const name = rec.label ? `${rec.op} (${rec.label})` : rec.op;
+    it(`${name}: strided inputs`, () => {
+      const r = checkStrided(rec);
+      if (!r.skipped) strided++;
+      expect(r.ok, r.message).toBe(true);
+    });
+    if (!(rec.op in ZERO_DIM_SINGULAR)) it(`${name}: 0-dim inputs`, () => {
+      const r = checkZeroDim(rec);
+      if (!r.skipped) zeroDim++;
+      expect(r.ok, r.message).toBe(true);
+    });
+  }
+  it('the variants cover most records', () => {
+    expect(strided).toBeGreaterThan(RECORDS.length * 0.8);
+    expect(zeroDim).toBeGreaterThan(RECORDS.length * 0.2);
+  });
+});
 
 describe('second derivatives through create_graph (float64)', () => {
   for (const op of SECOND_ORDER) {

@@ -150,3 +150,66 @@ export function checkSecondOrder(rec: GradRecord): CheckResult {
   }
   return { ok: problems.length === 0, message: problems.slice(0, 6).join('\n') };
 }
+
+/** A float64 leaf whose elements sit at every other position of a wider buffer (a strided view). */
+function stridedLeaf(c: Concrete): Tensor {
+  const last = c.shape[c.shape.length - 1];
+  const wide = [...c.shape.slice(0, -1), 2 * last];
+  const data: number[] = [];
+  for (let i = 0; i < c.data.length; i++) data.push(c.data[i], 1e3);   // the gaps hold a value no rule should see
+  const base = paddle.reshape(paddle.to_tensor(data, 'float64'), wide) as Tensor;
+  const v = paddle.strided_slice(base, [c.shape.length - 1], [0], [2 * last], [2]) as Tensor;
+  v.stop_gradient = false;
+  return v;
+}
+
+/**
+ * The same record with every float64 input passed as a strided view: its gradients must equal
+ * the contiguous run's (which checkRecord verifies against finite differences). Records with no
+ * float64 input of rank >= 1 and size > 0 have nothing to vary (`skipped`).
+ */
+export function checkStrided(rec: GradRecord): CheckResult & { skipped?: boolean } {
+  const xs = rec.inputs.map(concretize);
+  const wrt = rec.wrt ?? xs.map((c, i) => (c.dtype === 'float64' ? i : -1)).filter((i) => i >= 0);
+  const varied = (c: Concrete, i: number) => wrt.includes(i) && c.shape.length > 0 && c.data.length > 0;
+  if (!xs.some(varied)) return { ok: true, message: '', skipped: true };
+  const grads = (strided: boolean): (number[] | null)[] => scope(() => {
+    rec.before?.();
+    const ts = xs.map((c, i) => (strided && varied(c, i) ? stridedLeaf(c) : toTensor(c, wrt.includes(i))));
+    let total: Tensor | null = null;
+    outs(rec.fn(...ts)).forEach((o, k) => {
+      if (o.dtype !== 'float64') return;
+      const w = paddle.scale(paddle.cast(paddle.reshape(paddle.arange(0, o.size, 1, 'int64'), o.shape), 'float64'), 0.1, 1) as Tensor;
+      const s = paddle.sum(paddle.multiply(o, w)) as Tensor;
+      total = total ? (paddle.add(total, s) as Tensor) : s;
+      void k;
+    });
+    if (!total) throw new Error('no float64 output');
+    (total as Tensor).backward();
+    return wrt.map((i) => (ts[i].grad ? (ts[i].grad!.dataSync() as number[]) : null));
+  });
+  const want = grads(false), got = grads(true);
+  const problems: string[] = [];
+  wrt.forEach((i, k) => {
+    const a = want[k], b = got[k];
+    if (!a || !b) { if (a !== b) problems.push(`input ${i}: gradient ${b ? 'present' : 'missing'} with strided inputs only`); return; }
+    if (a.length !== b.length) { problems.push(`input ${i}: ${b.length} gradient elements vs ${a.length}`); return; }
+    for (let j = 0; j < a.length; j++) if (!(Math.abs(a[j] - b[j]) <= 1e-12 + 1e-9 * Math.abs(a[j]))) problems.push(`input ${i}[${j}]: strided ${b[j]} vs contiguous ${a[j]}`);
+  });
+  return { ok: problems.length === 0, message: problems.slice(0, 6).join('\n') };
+}
+
+/**
+ * The same record with every random-valued input made 0-dim, checked against finite differences.
+ * A record whose `fn` does not accept 0-dim inputs (a fixed reshape, a conv) is `skipped`.
+ */
+export function checkZeroDim(rec: GradRecord): CheckResult & { skipped?: boolean } {
+  if (!rec.inputs.some((s) => !('data' in s) && s.shape.length > 0)) return { ok: true, message: '', skipped: true };
+  const zero: GradRecord = { ...rec, inputs: rec.inputs.map((s) => ('data' in s ? s : { ...s, shape: [] })) };
+  try {
+    scope(() => { zero.before?.(); zero.fn(...zero.inputs.map((s) => toTensor(concretize(s), false))); });
+  } catch {
+    return { ok: true, message: '', skipped: true };
+  }
+  return checkRecord(zero);
+}

@@ -7,6 +7,10 @@ import { runOp } from '../../src/ops/dispatch.js';
 import { set_item } from '../../src/ops/setitem.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { GradRecord } from './gradcheck.js';
+import { LINALG_DECOMP_RECORDS } from './records_linalg_decomp.js';
+import { LINALG_LU_RECORDS, LINALG_LU_SECOND_ORDER } from './records_linalg_lu.js';
+import { ADV_INDEX_RECORDS, ADV_INDEX_SECOND_ORDER } from './records_adv_index.js';
+import { MATRIX_MORE_RECORDS, MATRIX_MORE_SECOND_ORDER } from './records_matrix_more.js';
 
 const F = paddle.nn.functional;
 const P = paddle as unknown as Record<string, (...a: unknown[]) => unknown>;
@@ -26,6 +30,10 @@ const un = (name: string, f: (x: Tensor) => Tensor, spec: { shape: number[]; lo?
   ({ op: name, label, inputs: [spec], fn: f });
 
 export const MORE_RECORDS: GradRecord[] = [
+  ...LINALG_DECOMP_RECORDS,  // qr, svd, eigh, eigvalsh, pinv, lstsq
+  ...LINALG_LU_RECORDS,  // lu, lu_unpack, det, slogdet, inverse, solve, triangular_solve, cholesky(_solve), matrix_power
+  ...ADV_INDEX_RECORDS,  // gather_nd, index_put, masked_select, masked_scatter (records_adv_index.ts)
+  ...MATRIX_MORE_RECORDS,  // addmm, renorm, t, fill_diagonal, fill_diagonal_tensor (records_matrix_more.ts)
   // unary_special.ts
   un('expm1', (x) => T(P.expm1(x))),
   un('expm1', (x) => T(P.expm1(x)), { shape: [] }, '0-dim'),
@@ -123,6 +131,15 @@ export const MORE_RECORDS: GradRecord[] = [
     fn: (z) => (P.mode(paddle.concat([z, T(paddle.slice(z, [1], [1], [2])), T(paddle.slice(z, [1], [1], [2]))], 1), 1) as Tensor[])[0],
   },
   { op: 'mode', label: 'all tied, keepdim, axis 0', inputs: [spread([2, 3])], fn: (z) => (P.mode(paddle.concat([z, z], 0), 0, true) as Tensor[])[0] },
+  // sort.ts: the values' gradient goes back through the indices (spread inputs have no ties).
+  { op: 'sort', inputs: [spread([3, 5])], fn: (x) => T(paddle.multiply(T(P.sort(x, 1)), T(paddle.arange(0, 5, 1, 'float64')))) },
+  { op: 'sort', label: 'descending, axis 0, strided', inputs: [spread([3, 4])], fn: (x) => T(P.sort(tr(x), 0, true)) },
+  { op: 'argsort', inputs: [spread([2, 4])], fn: (x) => op('argsort', [x], { axis: 1, descending: true }) },
+  { op: 'topk', inputs: [spread([3, 6])], fn: (x) => (P.topk(x, 2) as Tensor[])[0] },
+  { op: 'topk', label: 'smallest, axis 0', inputs: [spread([5, 3])], fn: (x) => (P.topk(x, 3, 0, false) as Tensor[])[0] },
+  { op: 'topk', label: '0-dim', inputs: [{ shape: [] }], fn: (x) => (P.topk(x, 1) as Tensor[])[0] },
+  { op: 'kthvalue', inputs: [spread([3, 5])], fn: (x) => (P.kthvalue(x, 2) as Tensor[])[0] },
+  { op: 'kthvalue', label: 'keepdim, axis 0, strided', inputs: [spread([4, 3])], fn: (x) => (P.kthvalue(tr(x), 3, 1, true) as Tensor[])[0] },
   // set_value_with_tensor (x[1:, ::2] = v, with v broadcast): zero gradient to x in the region.
   {
     op: 'set_value_with_tensor', inputs: [{ shape: [3, 5] }, { shape: [1, 3] }],
@@ -152,4 +169,9 @@ export const MORE_RECORDS: GradRecord[] = [
 
 /** Representative second-order checks for the new rules (gradcheck.test.ts runs them). */
 export const MORE_SECOND_ORDER = ['expm1', 'log1p', 'tan', 'asin', 'atanh', 'lgamma', 'digamma', 'i0', 'erfinv', 'mish', 'softplus', 'elu', 'selu',
-  'atan2', 'hypot', 'lerp', 'cumprod', 'logcumsumexp', 'p_norm', 'frobenius_norm', 'amax', 'set_value_with_tensor', 'fused_gemm_epilogue'];
+  'atan2', 'hypot', 'lerp', 'cumprod', 'logcumsumexp', 'p_norm', 'frobenius_norm', 'amax', 'set_value_with_tensor', 'fused_gemm_epilogue',
+  ...['qr', 'svd', 'eigh', 'pinv', 'lstsq'],
+  ...['sort', 'topk', 'kthvalue'],
+  ...LINALG_LU_SECOND_ORDER,
+  ...ADV_INDEX_SECOND_ORDER,
+  ...MATRIX_MORE_SECOND_ORDER];

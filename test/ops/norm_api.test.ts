@@ -21,9 +21,16 @@ describe('paddle.linalg.norm', () => {
     expect(vals(paddle.linalg.norm(x(), 0))).toEqual([5]);
     expect(vals(paddle.linalg.norm(x(), 'fro', [0, 1]))[0]).toBeCloseTo(Math.sqrt(34), 5);
   });
-  it('rejects matrix norms and bad arguments naming norm', () => {
-    expect(() => paddle.linalg.norm(x(), 2, [0, 1])).toThrow(/norm: matrix norms/);
-    expect(() => paddle.linalg.norm(x(), 'nuc', [0, 1])).toThrow(/norm: p must be/);
+  it('matrix norms over two axes (svd and abs sums, linalg_decomp_api.ts)', () => {
+    expect(vals(paddle.linalg.norm(x(), 2, [0, 1]))[0]).toBeCloseTo(5.1413988, 5);
+    expect(vals(paddle.linalg.norm(x(), 'nuc', [0, 1]))[0]).toBeCloseTo(7.8920385, 5);
+    expect(vals(paddle.linalg.norm(x(), 1, [0, 1]))).toEqual([6]);
+    expect(vals(paddle.linalg.norm(x(), -Infinity, [0, 1]))).toEqual([5]);
+    expect(paddle.linalg.norm(x(), 2, [1, 0], true).shape).toEqual([1, 1]);
+  });
+  it('rejects bad matrix norms and bad arguments naming norm', () => {
+    expect(() => paddle.linalg.norm(x(), 3, [0, 1])).toThrow(/norm: matrix norms take p in/);
+    expect(() => paddle.linalg.norm(x(), 'nuc')).toThrow(/norm: p must be/);
     expect(() => paddle.linalg.norm(x(), 2, 'a')).toThrow(/norm: axis must be/);
   });
 });

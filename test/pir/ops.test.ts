@@ -17,7 +17,12 @@ const hasRecord = (def: OpDef): boolean => opRecords().some((r) => r.op === def.
 /** Inputs and attributes for `def`: its record's first sample, or a guess when it has no record. */
 function sampleFor(def: OpDef): { inputs: In[]; attrs: Record<string, unknown> } {
   const rec = opRecords().find((r) => r.op === def.name);
-  if (rec?.samples.length) return { inputs: rec.samples[0].inputs, attrs: rec.samples[0].attrs ?? {} };
+  if (rec?.samples.length) {
+    // Samples may leave trailing optional inputs out (bincount's weights); a pd op takes them all.
+    const given = rec.samples[0].inputs;
+    const pad = def.inputs.some((i) => i.variadic) ? [] : def.inputs.slice(given.length).map(() => null);
+    return { inputs: [...given, ...pad], attrs: rec.samples[0].attrs ?? {} };
+  }
   const t = (): NDArray => ({ shape: [2, 3], data: [], dtype: 'float32' });
   return { inputs: def.inputs.map((i) => (i.variadic ? [t(), t()] : i.optional ? null : t())), attrs: {} };
 }

@@ -8,10 +8,11 @@ evaluate reports the sample-weighted mean loss of the whole pass.
 import inspect
 import os
 
+from .. import _serialization
+
 from ..io import DataLoader, Dataset
 from ..io.dataset import IterableDataset
 from ..tensor import Tensor
-from . import _state
 from .callbacks import config_callbacks
 from .progressbar import close_all
 
@@ -261,7 +262,7 @@ class Model:
     # --- persistence -----------------------------------------------------------------------
     def save(self, path, training=True):
         """training=True: path.pdparams (network state) and path.pdopt (optimizer state);
-        training=False: an inference model through paddle.jit.save. See _state.py for the format."""
+        training=False: an inference model through paddle.jit.save. Both files are Paddle's own format (paddle.save)."""
         d = os.path.dirname(path)
         if d:
             from .host import host_dir
@@ -269,20 +270,20 @@ class Model:
         if not training:
             from .. import jit
             return jit.save(self.network, path, input_spec=self._inputs)
-        _state.save(self.network.state_dict(), path + '.pdparams')
+        _serialization.save(self.network.state_dict(), path + '.pdparams')
         if self._optimizer is not None:
-            _state.save(self._optimizer.state_dict(), path + '.pdopt')
+            _serialization.save(self._optimizer.state_dict(), path + '.pdopt')
 
     def load(self, path, skip_mismatch=False, reset_optimizer=False):
         if path.endswith('.pdparams'):
             path = path[:-len('.pdparams')]
-        state = _state.load(path + '.pdparams')
+        state = _serialization.load(path + '.pdparams')
         if skip_mismatch:
             own = self.network.state_dict()
             state = {k: v for k, v in state.items() if k in own and list(v.shape) == own[k].shape}
         self.network.set_state_dict(state)
         if self._optimizer is not None and not reset_optimizer and os.path.exists(path + '.pdopt'):
-            self._optimizer.set_state_dict(_state.load(path + '.pdopt'))
+            self._optimizer.set_state_dict(_serialization.load(path + '.pdopt'))
 
     def summary(self, input_size=None, dtype=None):
         import paddle

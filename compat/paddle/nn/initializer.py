@@ -48,6 +48,11 @@ def normal(shape, mean, std, dtype):
 
 
 def truncated_normal(shape, mean, std, a, b, dtype):
+    # a and b count in std around mean here (Paddle 2.6: +-2 std); the op takes absolute cutoffs
+    f = _ops.BY_OP.get('truncated_gaussian_random')
+    if f is not None:
+        return f(list(shape), mean=float(mean), std=float(std), a=float(mean + a * std), b=float(mean + b * std),
+                 dtype=dtype_of(dtype).name if dtype is not None else 'float32')
     r = fallback_rng()
     out = []
     for _ in range(_numel(shape)):

@@ -60,12 +60,24 @@ class Optimizer:
                     spec['learning_rate'] = float(g['learning_rate'])
                 if 'weight_decay' in g:
                     spec['weight_decay'] = _decay_spec(g['weight_decay'])
+                # any other numeric setting (beta1, epsilon, ...) applies to this group only, as in Paddle
+                extra = {k: float(v) for k, v in g.items() if k not in ('params', 'learning_rate', 'weight_decay')
+                         and isinstance(v, (int, float)) and not isinstance(v, bool)}
+                if extra:
+                    spec['extra'] = extra
                 groups.append(spec)
         else:
             self._parameter_list = params
             groups = [{'params': [p._h for p in params], 'names': [_name(p) for p in params]}]
         self._param_groups = params
-        config = {k: v for k, v in options.items() if v is not None}
+        config = {k: v for k, v in options.items() if v is not None and not callable(v)}
+        # callables cannot cross the bridge: they are evaluated here, once per parameter
+        fn = options.get('exclude_from_weight_decay_fn')
+        if fn is not None:
+            config['exclude_handles'] = [p._h for p in self._parameter_list if fn(p)]
+        fn = options.get('apply_decay_param_fun')
+        if fn is not None:
+            config['decay_names'] = [_name(p) for p in self._parameter_list if fn(_name(p))]
         config['weight_decay'] = _decay_spec(weight_decay)
         config['grad_clip'] = _clip_spec(grad_clip)
         self._id = _js.opt_create(self._kind, json.dumps(config), json.dumps(groups))
@@ -165,11 +177,14 @@ class AdamW(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None, weight_decay=0.01,
                  lr_ratio=None, apply_decay_param_fun=None, grad_clip=None, lazy_mode=False, multi_precision=False, name=None):
-        if lr_ratio is not None or apply_decay_param_fun is not None:
-            raise NotImplementedError('AdamW: lr_ratio and apply_decay_param_fun are not supported yet')
+        if lr_ratio is not None:
+            raise NotImplementedError('AdamW: lr_ratio is not supported yet')
+        if apply_decay_param_fun is not None and not callable(apply_decay_param_fun):
+            raise TypeError('AdamW: apply_decay_param_fun must be callable, got %r' % (apply_decay_param_fun,))
         if not isinstance(weight_decay, (int, float)):
             raise TypeError('AdamW: weight_decay must be a float (the decoupled coefficient)')
-        super().__init__(learning_rate, parameters, float(weight_decay), grad_clip, name, beta1=beta1, beta2=beta2, epsilon=epsilon)
+        super().__init__(learning_rate, parameters, float(weight_decay), grad_clip, name, beta1=beta1, beta2=beta2, epsilon=epsilon,
+                         apply_decay_param_fun=apply_decay_param_fun)
 
 
 class Adagrad(Optimizer):
@@ -188,3 +203,45 @@ class RMSProp(Optimizer):
                  weight_decay=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name, rho=rho, epsilon=epsilon,
                          momentum=momentum, centered=centered)
+
+
+class Adadelta(Optimizer):
+    _kind = 'Adadelta'
+
+    def __init__(self, learning_rate=0.001, epsilon=1.0e-6, rho=0.95, parameters=None, weight_decay=None, grad_clip=None,
+                 name=None):
+        if learning_rate is None or epsilon is None or rho is None:
+            raise ValueError('learning_rate, epsilon and rho must not be None.')
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name, epsilon=epsilon, rho=rho)
+
+
+class Adamax(Optimizer):
+    _kind = 'Adamax'
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None, weight_decay=None,
+                 grad_clip=None, name=None):
+        for k, b in (('beta1', beta1), ('beta2', beta2)):
+            if not 0 <= b < 1:
+                raise ValueError('Invaild value of %s, expect %s in [0, 1).' % (k, k))
+        if not 0 <= epsilon:
+            raise ValueError('Invaild value of epsilon, expect epsilon >= 0.')
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name, beta1=beta1, beta2=beta2, epsilon=epsilon)
+
+
+class Lamb(Optimizer):
+    """exclude_from_weight_decay_fn(param) -> True turns lamb_weight_decay off for that parameter
+    (evaluated once, when the optimizer is built, as Paddle's static parameter list allows)."""
+    _kind = 'Lamb'
+
+    def __init__(self, learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-6, parameters=None,
+                 grad_clip=None, exclude_from_weight_decay_fn=None, multi_precision=False, always_adapt=False, name=None):
+        for k, b in (('beta1', beta1), ('beta2', beta2)):
+            if not 0 <= b < 1:
+                raise ValueError('Invaild value of %s, expect %s in [0, 1).' % (k, k))
+        if not 0 <= epsilon:
+            raise ValueError('Invaild value of epsilon, expect epsilon >= 0.')
+        if exclude_from_weight_decay_fn is not None and not callable(exclude_from_weight_decay_fn):
+            raise TypeError('Lamb: exclude_from_weight_decay_fn must be callable, got %r' % (exclude_from_weight_decay_fn,))
+        super().__init__(learning_rate, parameters, None, grad_clip, name, lamb_weight_decay=lamb_weight_decay, beta1=beta1,
+                         beta2=beta2, epsilon=epsilon, always_adapt=bool(always_adapt),
+                         exclude_from_weight_decay_fn=exclude_from_weight_decay_fn)

@@ -14,6 +14,7 @@ import { checkSoleStorage } from '../../../sot/guards.js';
 import { isLocalSource } from '../../../sot/sources.js';
 import { ConstVar, ObjectVar, SliceVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
 import { type IndexItem, indexPlan } from '../../../src/ops/setitem.js';
+import { getOp } from '../../../src/ops/registry.js';
 import type { Translator } from './translator.js';
 import { callApi, recordOp } from './semantics.js';
 
@@ -36,15 +37,21 @@ function rebind(tx: Translator, t: TensorVar, result: Variable, what: string): T
   if (!(result instanceof TensorVar)) throw concrete(`${what} gave no tensor`);
   const a = t.sym, b = result.sym;
   if (a.dtype !== b.dtype || a.shape.length !== b.shape.length || a.shape.some((d, i) => d !== b.shape[i]))
-    throw concrete(`${what} changes dtype or shape (eager raises)`);   // the concrete step raises it
+    throw concrete(`${what} changes dtype or shape`);   // eager raises, or rebinds x (reshape_, equal_)
   tx.rebindTensor(t, result);
   return t;
 }
 
-/** x.op_(...) / paddle.op_(x, ...): the registry op `opName` written into x. */
-export function functionalizeInplace(tx: Translator, t: TensorVar, opName: string, args: Variable[], kwargs: [string, Variable][]): Variable {
+/**
+ * x.op_(...) / paddle.op_(...): the registry op `opName` on `args`, written into the input it
+ * writes (OpDef.inplaceInput: where_(condition, x, y) writes x).
+ */
+export function functionalizeInplace(tx: Translator, opName: string, args: Variable[], kwargs: [string, Variable][]): Variable {
+  const at = getOp(opName).inplaceInput ?? 0;
+  const t = args[at];
+  if (!(t instanceof TensorVar)) throw concrete(`${opName}_() on a non-tensor`);
   checkWritable(tx, t);
-  return rebind(tx, t, callApi(tx, opName, [t, ...args], kwargs), `${opName}_`);
+  return rebind(tx, t, callApi(tx, opName, args, kwargs), `${opName}_`);
 }
 
 const isEllipsis = (v: Variable): boolean => v instanceof ObjectVar && v.ref.typeName === 'ellipsis';

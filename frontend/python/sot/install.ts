@@ -9,6 +9,7 @@ import type { PyRuntime } from './python_host.js';
 import { SotRuntime } from './runtime.js';
 import { setGraphRunner } from '../../../sot/function_graph.js';
 import { ExecutorRunner } from '../../../sot/executor_runner.js';
+import { graphTrainingCounters } from '../../../sot/graph_training.js';
 import { executorCounters } from '../../../src/executor/executable.js';
 import { dispatchCounters } from '../../../src/ops/dispatch.js';
 
@@ -60,6 +61,8 @@ export function installSot(py: PyodideInterface, bridge: Bridge): { runtime(): S
     graph_op_count: () => rt?.stats.graphOpsRun ?? 0,
     /** Whole-graph runs of the native executor so far (graphs that ran op by op do not count). */
     executor_runs: () => executorCounters.runs,
+    /** Training through captured graphs (sot/graph_training.ts): plans, forward/backward runs, recomputes, fallbacks. */
+    training_counters: () => JSON.stringify(graphTrainingCounters),
   });
   return { runtime };
 }

@@ -393,8 +393,7 @@ export function callVar(tx: Translator, fn: Variable, args: Variable[], kwargs: 
     switch (info.kind) {
       case 'api':
         if (!info.inplace) return callApi(tx, info.api, args, kwargs);
-        if (!(args[0] instanceof TensorVar)) throw new GraphBreak('SOT007', `${info.api}_() on a non-tensor`);
-        return functionalizeInplace(tx, args[0], info.api, args.slice(1), kwargs);
+        return functionalizeInplace(tx, info.api, args, kwargs);
       case 'function': return inlineCall(tx, fn, null, args, kwargs);
       case 'method': {
         const selfVar = tx.objectVar(info.self, null);

@@ -56,6 +56,6 @@ export function tensorMethodCall(tx: Translator, t: TensorVar, name: string, arg
   if (def) return callApi(tx, def.name, [t, ...args], kwargs);
   // x.op_(...): the registry op's inplace variant, functionalized
   const base = name.endsWith('_') ? methods().get(name.slice(0, -1)) : undefined;
-  if (base?.inplace) return functionalizeInplace(tx, t, base.name, args, kwargs);
+  if (base?.inplace) return functionalizeInplace(tx, base.name, [t, ...args], kwargs);
   throw new GraphBreak('SOT007', `Tensor.${name}()`);
 }

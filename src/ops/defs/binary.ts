@@ -18,7 +18,7 @@ import { kit } from '../grad_kit.js';
 
 type Out = 'same' | 'bool';
 
-function binary(name: string, out: Out, extra: { bool?: boolean; api?: Omit<ApiSpec, 'promote'>; inplace?: boolean; grad?: OpDef['grad']; gradReads?: OpDef['gradReads'] } = {}): OpDef {
+function binary(name: string, out: Out, extra: { bool?: boolean; api?: Omit<ApiSpec, 'promote'>; inplace?: OpDef['inplace']; grad?: OpDef['grad']; gradReads?: OpDef['gradReads'] } = {}): OpDef {
   const shapeRule = broadcastBinary(name, out);
   return registerOp({
     name,
@@ -30,7 +30,8 @@ function binary(name: string, out: Out, extra: { bool?: boolean; api?: Omit<ApiS
       return shapeRule(ins);
     },
     api: { promote: true, ...extra.api },
-    inplace: extra.inplace ?? out === 'same',
+    // Comparisons and logical ops: x becomes the bool result (Paddle 2.6's equal_, logical_and_).
+    inplace: extra.inplace ?? (out === 'same' ? true : 'rebind'),
     grad: extra.grad,
     gradReads: extra.gradReads,
   });
@@ -75,7 +76,7 @@ export const remainder = binary('remainder', 'same', {
   api: { names: ['remainder', 'mod', 'floor_mod'], methods: ['remainder', 'mod', 'floor_mod'] },
 });
 export const elementwise_pow = binary('elementwise_pow', 'same', {
-  bool: false, api: { names: ['pow'], methods: ['pow'] }, inplace: false, gradReads: { inputs: [0, 1], outputs: [0] },
+  bool: false, api: { names: ['pow'], methods: ['pow'] }, inplace: 'assign', gradReads: { inputs: [0, 1], outputs: [0] },
   // d/dx = y * x^(y-1); d/dy = out * log(x) (NaN for x < 0, as in Paddle).
   grad: ({ inputs: [x, y], outputs: [out], outGrads: [g], needsGrad }, ops) => {
     const k = kit(ops);

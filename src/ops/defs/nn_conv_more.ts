@@ -10,6 +10,7 @@ import { type Dim, dimAdd, dimMul, ShapeError, shapeStr } from '../../tensor/sha
 import { registerOp } from '../registry.js';
 import type { Attrs, AttrSpec, TensorMeta } from '../types.js';
 import { PAD_ALGO_CODE, windowOut } from './nn_util.js';
+import { CONV_MORE_GRADS } from './nn_conv_grad.js';
 import { dataFormatNd, FORMATS, joinDims, pad3, paddingNd, samePads, splitDims, tupleN } from './nn_window.js';
 
 const pos = (n: number) => n > 0;
@@ -90,6 +91,7 @@ function convOp(nd: 1 | 3) {
       return [{ dtype: x.dtype, shape: joinDims(n, cout, out, channelLast) }];
     },
     encode: encodeConv(op, nd),
+    ...CONV_MORE_GRADS[op],  // nn_conv_grad.ts
     api: { names: [`nn.functional.${op}`] },
   });
 }
@@ -155,6 +157,7 @@ function convTransposeOp(nd: 1 | 2 | 3) {
       return [{ dtype: x.dtype, shape: joinDims(n, cout, out, channelLast) }];
     },
     encode: encodeConv(op, nd),
+    ...CONV_MORE_GRADS[op],  // nn_conv_grad.ts
     api: { names: [`nn.functional.${op}`] },
   });
 }

@@ -8,12 +8,13 @@ import { type Dim, ShapeError, shapeStr } from '../../tensor/shape.js';
 import { registerOp } from '../registry.js';
 import type { Attrs, TensorMeta } from '../types.js';
 import { FORMATS, joinDims, pad3, splitDims } from './nn_window.js';
+import { NN_MISC_GRADS } from './nn_misc_grad.js';
 
 const MODES: Record<string, number> = { nearest: 0, linear: 1, bilinear: 1, trilinear: 1, bicubic: 2, area: 3 };
 const RANKS: Record<string, number[]> = { nearest: [3, 4, 5], linear: [3], bilinear: [4], bicubic: [4], trilinear: [5], area: [3, 4, 5] };
 const OP = 'interpolate';
 
-function resolve(a: Attrs, x: TensorMeta) {
+export function resolve(a: Attrs, x: TensorMeta) {
   const rank = x.shape.length;
   if (rank < 3 || rank > 5) throw new ShapeError(`${OP}: input should be a 3-D, 4-D or 5-D tensor, got shape ${shapeStr(x.shape)}`);
   if (!isFloating(x.dtype)) throw new TypeError(`${OP}: expected a floating-point input, got ${x.dtype}`);
@@ -83,5 +84,6 @@ export const interpolate = registerOp({
     const r = resolve(a, ins[0]);
     return [r.nd, MODES[r.mode], r.alignCorners ? 1 : 0, r.alignMode, r.channelLast ? 1 : 0, ...pad3(r.scales, 0)];
   },
+  ...NN_MISC_GRADS.interpolate,  // nn_misc_grad.ts
   api: { names: ['nn.functional.interpolate', 'nn.functional.upsample'] },
 });

@@ -1,5 +1,6 @@
 // cross_entropy: Paddle's F.cross_entropy(input, label, weight=None, ignore_index=-100,
-// reduction='mean', soft_label=False, axis=-1, use_softmax=True). Native: native/kernels/nn_loss.cc.
+// reduction='mean', soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0). Native:
+// native/kernels/nn_loss.cc.
 //
 // Semantics follow Paddle 2.6's dygraph path, including its reductions:
 //  - hard labels have the input's shape without the class axis, or with it of size 1; a label
@@ -25,6 +26,11 @@ function checkAttrs(a: Attrs): void {
   if (!Number.isInteger(a.ignore_index)) throw new TypeError(`cross_entropy: ignore_index must be an integer, got ${JSON.stringify(a.ignore_index)}`);
   if ((a.ignore_index as number) > 0 && a.soft_label)
     throw new RangeError(`cross_entropy: When soft_label == True, the value of 'ignore_index' in softmax_cross_entropy should be '-100', but received ${a.ignore_index}, which is not allowed.`);
+  const ls = a.label_smoothing ?? 0;
+  if (typeof ls !== 'number' || !(ls >= 0 && ls <= 1)) throw new RangeError(`cross_entropy: label_smoothing must be a number in [0, 1], got ${JSON.stringify(a.label_smoothing)}`);
+  // Paddle turns smoothed hard labels into soft ones (one_hot, then label_smooth): no ignore_index then
+  if (ls > 0 && (a.ignore_index as number) >= 0)
+    throw new RangeError(`cross_entropy: label_smoothing ${ls} makes the labels soft, so ignore_index must stay negative, got ${a.ignore_index}`);
 }
 
 const sameDim = (a: Dim, b: Dim) => a === b || typeof a !== 'number' || typeof b !== 'number';
@@ -55,9 +61,12 @@ const crossEntropyGrad: OpDef['grad'] = ({ inputs: [x0, label0, weight], outGrad
   const useSoftmax = Boolean(attrs.use_softmax);
   const reduction = attrs.reduction as string;
   const perSample = (t: typeof x0) => k.op('unsqueeze', [t], { axis: [-1] });
-  if (attrs.soft_label) {
-    if (weight) throw new Error('cross_entropy: gradients with soft_label=True and a weight are not supported yet');
-    const L = toRows(label0);
+  const ls = (attrs.label_smoothing as number | undefined) ?? 0;
+  if (attrs.soft_label || ls > 0) {
+    if (weight) throw new Error(`cross_entropy: gradients with ${attrs.soft_label ? 'soft_label=True' : 'label_smoothing'} and a weight are not supported yet`);
+    // A smoothed hard label is the soft label (1 - ls) onehot(y) + ls / C (Paddle 2.6's rewrite).
+    const L = attrs.soft_label ? (ls > 0 ? k.scale(toRows(label0), 1 - ls, ls / C) : toRows(label0))
+      : k.scale(k.cast(k.op('one_hot', [k.reshape(label0!, [n])], { num_classes: C }), dt), 1 - ls, ls / C);
     const up = reduction === 'none' ? k.reshape(g!, [n]) : k.expandTo(reduction === 'mean' ? k.scale(g!, 1 / Math.max(n, 1)) : g!, [n]);
     const u = perSample(up);
     let dx: typeof x0 = null, dl: typeof x0 = null;
@@ -67,7 +76,7 @@ const crossEntropyGrad: OpDef['grad'] = ({ inputs: [x0, label0, weight], outGrad
         : k.neg(k.div(k.mul(u, L), X));
       dx = fromRows(dx);
     }
-    if (needsGrad[1]) dl = fromRows(k.neg(k.mul(u, useSoftmax ? k.op('log_softmax', [X], { axis: -1 }) : k.op('log', [X]))));
+    if (needsGrad[1] && attrs.soft_label) dl = fromRows(k.neg(k.mul(ls > 0 ? k.scale(u, 1 - ls) : u, useSoftmax ? k.op('log_softmax', [X], { axis: -1 }) : k.op('log', [X]))));
     return [dx, dl, null];
   }
   const lab = k.reshape(label0!, [n]);
@@ -102,6 +111,7 @@ export const cross_entropy = registerOp({
     { name: 'soft_label', type: 'bool', default: false },
     { name: 'axis', type: 'int', default: -1 },
     { name: 'use_softmax', type: 'bool', default: true },
+    { name: 'label_smoothing', type: 'float', default: 0.0 },
   ],
   outputs: ['out'],
   infer: (ins: readonly (TensorMeta | null)[], a) => {
@@ -132,12 +142,13 @@ export const cross_entropy = registerOp({
       if (weight.dtype !== x.dtype) throw new TypeError(`cross_entropy: weight dtype ${weight.dtype} differs from input dtype ${x.dtype}`);
     }
     if (a.reduction !== 'none') return [{ dtype: x.dtype, shape: [] }];
-    const lossShape = a.soft_label ? x.shape.map((d, i) => (i === axis ? 1 : d)) : lr === rank - 1 ? label.shape : full;
+    const lossShape = a.soft_label || ((a.label_smoothing as number | undefined) ?? 0) > 0 ? x.shape.map((d, i) => (i === axis ? 1 : d)) : lr === rank - 1 ? label.shape : full;
     return [{ dtype: x.dtype, shape: lossShape }];
   },
-  /** [ignore_index, reduction (0 none, 1 mean, 2 sum), soft_label, axis, use_softmax, hasWeight] */
+  /** [ignore_index, reduction (0 none, 1 mean, 2 sum), soft_label, axis, use_softmax, hasWeight, label_smoothing] */
   encode: (a, ins) => [a.ignore_index as number, REDUCTIONS.indexOf(a.reduction as string), a.soft_label ? 1 : 0,
-    normAxis(a.axis as number, ins[0].shape.length, 'cross_entropy'), a.use_softmax ? 1 : 0, ins[2] ? 1 : 0],
+    normAxis(a.axis as number, ins[0].shape.length, 'cross_entropy'), a.use_softmax ? 1 : 0, ins[2] ? 1 : 0,
+    (a.label_smoothing as number | undefined) ?? 0],
   grad: crossEntropyGrad,
   gradReads: { inputs: [0, 1, 2] },
   api: { names: ['nn.functional.cross_entropy'] },

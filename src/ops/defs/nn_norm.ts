@@ -10,6 +10,8 @@ import { kit } from '../grad_kit.js';
 function softmaxLike(name: string): OpDef {
   return registerOp({
     name,
+    // F.softmax_: the kernel reads a whole row before writing it, so the result is assigned.
+    inplace: name === 'softmax' ? 'assign' : undefined,
     inputs: [{ name: 'x' }],
     attrs: [{ name: 'axis', type: 'int', default: -1 }, { name: 'dtype', type: 'dtype', default: null }],
     outputs: ['out'],

@@ -12,6 +12,7 @@ import { callOp } from '../api.js';
 import { registerOp } from '../registry.js';
 import type { Attrs, TensorMeta } from '../types.js';
 import { bindArgs } from './nn_util.js';
+import { NN_MISC_GRADS } from './nn_misc_grad.js';
 
 const GN_FORMATS = ['NCL', 'NCHW', 'NCDHW', 'NLC', 'NHWC', 'NDHWC'];
 const IN_FORMATS = ['NC', 'NCL', 'NCHW', 'NCDHW'];
@@ -54,6 +55,7 @@ export const group_norm = registerOp({
   infer: (ins: readonly (TensorMeta | null)[], a) => normInfer('group_norm', ins, a, a.groups as number, channelLast('group_norm', a, GN_FORMATS, ins[0]!.shape.length)),
   /** [epsilon, groups, channelLast, hasScale, hasBias] */
   encode: (a, ins) => [a.epsilon as number, a.groups as number, channelLast('group_norm', a, GN_FORMATS, ins[0].shape.length) ? 1 : 0, ins[1] ? 1 : 0, ins[2] ? 1 : 0],
+  ...NN_MISC_GRADS.group_norm,  // nn_misc_grad.ts
   api: { names: [] },
 });
 
@@ -65,6 +67,7 @@ export const instance_norm = registerOp({
   infer: (ins: readonly (TensorMeta | null)[], a) => normInfer('instance_norm', ins, a, null, channelLast('instance_norm', a, IN_FORMATS, ins[0]!.shape.length)),
   /** the group_norm kernel's layout with groups 0 (one per channel): [epsilon, 0, 0, hasScale, hasBias] */
   encode: (a, ins) => [a.epsilon as number, 0, 0, ins[1] ? 1 : 0, ins[2] ? 1 : 0],
+  ...NN_MISC_GRADS.instance_norm,
   api: { names: [] },
 });
 
@@ -122,5 +125,6 @@ export const local_response_norm = registerOp({
   },
   /** [size, alpha, beta, k, channelLast] */
   encode: (a, ins) => [a.size as number, a.alpha as number, a.beta as number, a.k as number, lrnChannelLast(ins[0], a) ? 1 : 0],
+  ...NN_MISC_GRADS.local_response_norm,
   api: { names: ['nn.functional.local_response_norm'] },
 });

@@ -5,6 +5,7 @@ import { type Dim, dimFloorDiv, dimMul, ShapeError, shapeStr } from '../../tenso
 import { registerOp } from '../registry.js';
 import type { Attrs, TensorMeta } from '../types.js';
 import { dataFormat2d } from './nn_util.js';
+import { NN_MISC_GRADS } from './nn_misc_grad.js';
 
 function factor(op: string, name: string, a: Attrs): number {
   const r = a[name];
@@ -37,6 +38,7 @@ function pixelOp(op: 'pixel_shuffle' | 'pixel_unshuffle', name: string) {
     },
     /** [r, channelLast] */
     encode: (a) => [factor(op, name, a), dataFormat2d(op, a.data_format) ? 1 : 0],
+    ...NN_MISC_GRADS[op],  // nn_misc_grad.ts
     api: { names: [`nn.functional.${op}`] },
   });
 }

@@ -9,12 +9,13 @@ import { registerOp } from '../registry.js';
 import type { Attrs, AttrSpec, TensorMeta } from '../types.js';
 import { PAD_ALGO_CODE, windowOut } from './nn_util.js';
 import { dataFormatNd, FORMATS, joinDims, pad3, paddingNd, samePads, splitDims, tupleN } from './nn_window.js';
+import { POOL_MORE_GRADS } from './nn_pool_grad.js';
 
 const pos = (n: number) => n > 0;
 const DIM_NAMES: Record<number, string[]> = { 1: ['length'], 2: ['height', 'width'], 3: ['depth', 'height', 'width'] };
 const channelLastOf = (op: string, a: Attrs, nd: number) => (a.data_format === undefined ? false : dataFormatNd(op, a.data_format, nd));
 
-function checkX(op: string, x: TensorMeta, nd: number, channelLast: boolean) {
+export function checkX(op: string, x: TensorMeta, nd: number, channelLast: boolean) {
   if (x.shape.length !== nd + 2) throw new ShapeError(`${op}: input should be a ${nd + 2}D tensor (${FORMATS[nd][channelLast ? 1 : 0]}), got shape ${shapeStr(x.shape)}`);
   if (!isFloating(x.dtype)) throw new TypeError(`${op}: expected a floating-point input, got ${x.dtype}`);
   return splitDims(x.shape, channelLast);
@@ -31,13 +32,13 @@ function windowAttrs(op: string, a: Attrs, nd: number) {
 }
 
 /** [nd, isMax, adaptive, k0..2, s0..2, padAlgo, p0a..p2b, ceil, channelLast, exclusive, divisor, returnMask] */
-function encodeWindow(op: string, nd: number, isMax: boolean, a: Attrs, exclusive: boolean, divisor: number, mask: boolean): number[] {
+export function encodeWindow(op: string, nd: number, isMax: boolean, a: Attrs, exclusive: boolean, divisor: number, mask: boolean): number[] {
   const { channelLast, kernel, stride, pad, ceil } = windowAttrs(op, a, nd);
   return [nd, isMax ? 1 : 0, 0, ...pad3(kernel, 1), ...pad3(stride, 1), PAD_ALGO_CODE[pad.algo],
     ...new Array<number>(2 * (3 - nd)).fill(0), ...pad.pads, ceil ? 1 : 0, channelLast ? 1 : 0, exclusive ? 1 : 0, divisor, mask ? 1 : 0];
 }
 
-function windowInfer(op: string, nd: number, x: TensorMeta, a: Attrs): TensorMeta {
+export function windowInfer(op: string, nd: number, x: TensorMeta, a: Attrs): TensorMeta {
   const { channelLast, kernel, stride, pad, ceil } = windowAttrs(op, a, nd);
   const { n, c, sp } = checkX(op, x, nd, channelLast);
   const out = sp.map((d, i) => {
@@ -74,6 +75,7 @@ function maxPoolOp(nd: 1 | 3) {
       return [out, { dtype: 'int32', shape: out.shape }];
     },
     encode: (a) => encodeWindow(op, nd, true, a, false, NaN, Boolean(a.return_mask)),
+    ...POOL_MORE_GRADS[op],  // nn_pool_grad.ts
     api: { names: [`nn.functional.${op}`], unwrapSingle: true },
   });
 }
@@ -95,6 +97,7 @@ export const avg_pool1d = registerOp({
   outputs: ['out'],
   infer: (ins, a) => [windowInfer('avg_pool1d', 1, ins[0], a)],
   encode: (a) => encodeWindow('avg_pool1d', 1, false, a, Boolean(a.exclusive), NaN, false),
+  ...POOL_MORE_GRADS.avg_pool1d,
   api: { names: ['nn.functional.avg_pool1d'] },
 });
 
@@ -109,6 +112,7 @@ export const avg_pool3d = registerOp({
     return [windowInfer('avg_pool3d', 3, ins[0], a)];
   },
   encode: (a) => encodeWindow('avg_pool3d', 3, false, a, Boolean(a.exclusive), a.divisor_override === null || a.divisor_override === undefined ? NaN : (a.divisor_override as number), false),
+  ...POOL_MORE_GRADS.avg_pool3d,
   api: { names: ['nn.functional.avg_pool3d'] },
 });
 
@@ -138,6 +142,7 @@ function adaptiveOp(kind: 'avg' | 'max', nd: 1 | 2 | 3) {
       const out: TensorMeta = { dtype: ins[0].dtype, shape: joinDims(n, c, adaptiveOut(op, a, nd, sp), channelLast) };
       return a.return_mask ? [out, { dtype: 'int32', shape: out.shape }] : [out];
     },
+    ...POOL_MORE_GRADS[op],
     encode: (a) => [nd, kind === 'max' ? 1 : 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, channelLastOf(op, a, nd) ? 1 : 0, 1, NaN, a.return_mask ? 1 : 0],
     api: { names: [`nn.functional.${op}`], ...(kind === 'max' ? { unwrapSingle: true } : {}) },
   });
@@ -190,6 +195,7 @@ function unpoolOp(nd: 1 | 2 | 3) {
       return [{ dtype: x.dtype, shape: [n, c, ...out] }];
     },
     encode: () => [nd],
+    ...POOL_MORE_GRADS[op],
     api: { names: [`nn.functional.${op}`] },
   });
 }

@@ -205,6 +205,7 @@ export const argmin = argReduction('argmin');
  */
 export const cumsum = registerOp({
   name: 'cumsum',
+  inplace: 'assign',
   inputs: [{ name: 'x' }],
   attrs: [{ name: 'axis', type: 'int', default: null }, DTYPE],
   outputs: ['out'],

@@ -11,7 +11,7 @@
 //  - linalg.norm(x, p='fro', axis=None, keepdim=False): 'fro' with axis None or two axes is
 //    frobenius_norm; a number p (or 'fro' with one axis, meaning 2) is p_norm, over the
 //    flattened input when axis is None. Matrix norms (numeric p or 'nuc' over two axes) are
-//    not supported yet and raise.
+//    composites over svd / abs sums (matrixNorm in linalg_decomp_api.ts).
 import { registerOp } from '../registry.js';
 import { reduceAxes, reducedShape, requireFloat } from '../infer.js';
 import { normAxis } from '../../tensor/shape.js';
@@ -20,6 +20,8 @@ import { bindArgs } from './nn_util.js';
 import type { TensorMeta } from '../types.js';
 import { REDUCE_GRADS } from './reduce_grad.js';
 import { Tensor } from '../../tensor/tensor.js';
+import { matrixNorm } from './linalg_decomp_api.js';
+import type { TensorLike } from '../dispatch.js';
 
 /** p_norm(x, porder=2.0, axis=-1, epsilon=1e-12, keepdim=False, asvector=False). */
 export const p_norm = registerOp({
@@ -91,9 +93,10 @@ export function normApi(...args: unknown[]): unknown {
     if (typeof axis === 'number') return callOp(p_norm, [x, { porder: 2, axis, keepdim }]);
     return callOp(frobenius_norm, [x, { axis: axis ?? [], keep_dim: keepdim, reduce_all: axis === null }]);
   }
+  if (p === 'nuc' && Array.isArray(axis)) return matrixNorm(x as unknown as TensorLike, 'nuc', axis, keepdim);
   const porder = p === Infinity || p === 'inf' ? Infinity : p === -Infinity || p === '-inf' ? -Infinity : p;
   if (typeof porder !== 'number') throw new TypeError(`norm: p must be 'fro', inf, -inf or a number for vector norms, got ${JSON.stringify(p)}`);
-  if (Array.isArray(axis)) throw new RangeError(`norm: matrix norms (p=${String(p)} over axes ${JSON.stringify(axis)}) are not supported`);
+  if (Array.isArray(axis)) return matrixNorm(x as unknown as TensorLike, porder, axis, keepdim);  // linalg_decomp_api.ts
   if (axis === null) return callOp(p_norm, [x, { porder, axis: -1, keepdim, asvector: true }]);
   return callOp(p_norm, [x, { porder, axis, keepdim }]);
 }

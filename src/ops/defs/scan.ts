@@ -24,6 +24,7 @@ const scanShape = (x: TensorMeta, axis: number | null): TensorMeta['shape'] => (
 /** cumprod(x, dim=None, dtype=None): running product along dim. */
 export const cumprod = registerOp({
   name: 'cumprod',
+  inplace: 'assign',
   inputs: [{ name: 'x' }],
   attrs: [{ name: 'dim', type: 'int', default: null }, { name: 'dtype', type: 'dtype', default: null }],
   outputs: ['out'],

@@ -129,6 +129,7 @@ export const eye = registerOp({
 function triangle(name: 'tril' | 'triu'): OpDef {
   return registerOp({
     name,
+    inplace: 'assign',
     inputs: [{ name: 'x' }],
     attrs: [{ name: 'diagonal', type: 'int', default: 0 }],
     outputs: ['out'],

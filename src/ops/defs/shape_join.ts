@@ -5,6 +5,7 @@ import { registerOp } from '../registry.js';
 import { type Dim, dimAdd, dimFloorDiv, dimMul, dimSub, normAxis, ShapeError, shapeStr } from '../../tensor/shape.js';
 import type { Attrs, TensorMeta } from '../types.js';
 import { kit } from '../grad_kit.js';
+import { checkEdgePads, padEdgeGrad } from './pad_modes.js';
 import { axisList, intAttr, intList, metaOf, staticDim, unifyDim } from './shape_common.js';
 
 function sameDType(op: string, ins: readonly TensorMeta[]): void {
@@ -223,13 +224,13 @@ function padPairs(x: TensorMeta, a: Attrs): [number, number][] {
   const pad = intList('pad', 'pad', a.pad, false);
   const mode = String(a.mode);
   if (!PAD_MODES.includes(mode)) throw new ShapeError(`pad: mode must be one of ${PAD_MODES.join(', ')}, got '${mode}'`);
-  if (mode !== 'constant') throw new ShapeError(`pad: mode '${mode}' is not implemented yet (only 'constant')`);
   const format = String(a.data_format).toUpperCase();
   if (!Object.values(PAD_FORMATS).flat().includes(format)) throw new ShapeError(`pad: data_format must be one of NCL, NCHW, NCDHW, NLC, NHWC, NDHWC, got '${a.data_format}'`);
   for (const p of pad) if (p < 0) throw new ShapeError(`pad: paddings must be >= 0, got ${JSON.stringify(pad)}`);
   const rank = x.shape.length;
   const pairs: [number, number][] = x.shape.map(() => [0, 0]);
-  if (pad.length === 2 * rank) {
+  // Only constant mode pads every dim; the other modes go through Paddle's pad3d (spatial dims only).
+  if (pad.length === 2 * rank && mode === 'constant') {
     for (let i = 0; i < rank; i++) pairs[i] = [pad[2 * i], pad[2 * i + 1]];
     return pairs;
   }
@@ -254,12 +255,20 @@ export const pad = registerOp({
   infer: ([x], a) => {
     if (typeof a.value !== 'number') throw new TypeError(`pad: value must be a number, got ${JSON.stringify(a.value)}`);
     const pairs = padPairs(x, a);
+    if (a.mode !== 'constant') checkEdgePads(x, pairs, String(a.mode));
     return [metaOf(x, x.shape.map((d, i) => dimAdd(d, pairs[i][0] + pairs[i][1])))];
   },
-  encode: (a, [x]) => [Number(a.value), ...padPairs(x, a).flat()],
+  // Other modes append their code; the kernel hands them to pad_modes (native/kernels/shape_more.cc).
+  encode: (a, [x]) => {
+    const pairs = padPairs(x, a);
+    const mode = PAD_MODES.indexOf(String(a.mode));
+    if (mode > 0) checkEdgePads(x, pairs, String(a.mode));
+    return mode > 0 ? [Number(a.value), ...pairs.flat(), mode] : [Number(a.value), ...pairs.flat()];
+  },
   gradReads: {},
   grad: ({ inputs: [x], outGrads: [g], attrs }, ops) => {
     const pairs = padPairs(ops.meta(x!), attrs);
+    if (attrs.mode !== 'constant') return [padEdgeGrad(kit(ops), g!, kit(ops).shape(x!), pairs, String(attrs.mode))];
     const xs = kit(ops).shape(x!);
     const axes = xs.map((_, i) => i);
     return [kit(ops).op('slice', [g], { axes, starts: pairs.map((p) => p[0]), ends: pairs.map((p, i) => p[0] + xs[i]) })];

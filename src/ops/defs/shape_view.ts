@@ -18,6 +18,7 @@ const asView = (x: StridedMeta, shape: number[], strides: number[] | null): View
 /** reshape(x, shape): 0 copies the input dim, one -1 is inferred (Paddle's rules). */
 export const reshape = registerOp({
   name: 'reshape',
+  inplace: 'rebind',   // reshape_: x itself becomes the view (Paddle's inplace view op)
   inputs: [{ name: 'x' }],
   attrs: [{ name: 'shape', type: 'int[]' }],
   outputs: ['out'],
@@ -41,6 +42,7 @@ function permOf(x: TensorMeta, a: Attrs): number[] {
 /** transpose(x, perm): always a view (strides permuted). */
 export const transpose = registerOp({
   name: 'transpose',
+  inplace: 'rebind',   // transpose_: x itself becomes the view (Paddle's inplace view op)
   inputs: [{ name: 'x' }],
   attrs: [{ name: 'perm', type: 'int[]' }],
   outputs: ['out'],
@@ -69,6 +71,7 @@ function squeezeKeep(shape: readonly Dim[], axis: Attrs[string]): boolean[] {
 /** squeeze(x, axis=None): drops size-1 dims (listed axes whose size is not 1 are left alone, as in Paddle). */
 export const squeeze = registerOp({
   name: 'squeeze',
+  inplace: 'rebind',   // squeeze_: x itself becomes the view (Paddle's inplace view op)
   inputs: [{ name: 'x' }],
   attrs: [{ name: 'axis', type: 'int[]', default: null }],
   outputs: ['out'],
@@ -97,6 +100,7 @@ function unsqueezeSlots(rank: number, axis: Attrs[string]): (number | null)[] {
 /** unsqueeze(x, axis): inserts size-1 dims; always a view. */
 export const unsqueeze = registerOp({
   name: 'unsqueeze',
+  inplace: 'rebind',   // unsqueeze_: x itself becomes the view (Paddle's inplace view op)
   inputs: [{ name: 'x' }],
   attrs: [{ name: 'axis', type: 'int[]' }],
   outputs: ['out'],
@@ -132,6 +136,7 @@ function flattenShape(shape: readonly Dim[], a: Attrs): Dim[] {
 /** flatten(x, start_axis=0, stop_axis=-1): a view when the flattened dims are contiguous with each other. */
 export const flatten = registerOp({
   name: 'flatten',
+  inplace: 'rebind',   // flatten_: x itself becomes the view (Paddle's inplace view op)
   inputs: [{ name: 'x' }],
   attrs: [{ name: 'start_axis', type: 'int', default: 0 }, { name: 'stop_axis', type: 'int', default: -1 }],
   outputs: ['out'],

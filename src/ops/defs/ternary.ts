@@ -21,6 +21,9 @@ function numberOrNull(op: string, name: string, v: Attrs[string]): number | null
  */
 export const where = registerOp({
   name: 'where',
+  // where_(condition, x, y) writes x, as Paddle's.
+  inplace: 'assign',
+  inplaceInput: 1,
   inputs: [{ name: 'condition' }, { name: 'x' }, { name: 'y' }],
   attrs: [],
   outputs: ['out'],

@@ -16,7 +16,7 @@ import { type GradKit, kit } from '../grad_kit.js';
 
 type Kind = 'float' | 'numeric' | 'predicate';
 
-function unary(name: string, kind: Kind, extra: { api?: ApiSpec; attrs?: AttrSpec[]; inplace?: boolean; grad?: OpDef['grad']; gradReads?: OpDef['gradReads'] } = {}): OpDef {
+function unary(name: string, kind: Kind, extra: { api?: ApiSpec; attrs?: AttrSpec[]; inplace?: OpDef['inplace']; grad?: OpDef['grad']; gradReads?: OpDef['gradReads'] } = {}): OpDef {
   return registerOp({
     name,
     inputs: [{ name: 'x' }],
@@ -64,7 +64,7 @@ export const rsqrt = unary('rsqrt', 'float', { inplace: true, grad: chain((k, _x
 export const sin = unary('sin', 'float', { inplace: true, grad: chain((k, x) => k.op('cos', [x])), gradReads: { inputs: [0] } });
 export const cos = unary('cos', 'float', { inplace: true, grad: chain((k, x) => k.neg(k.op('sin', [x]))), gradReads: { inputs: [0] } });
 export const tanh = unary('tanh', 'float', { inplace: true, api: { names: ['tanh', 'nn.functional.tanh'], methods: ['tanh'] }, grad: chain((k, _x, out) => k.scale(k.square(out), -1, 1)), gradReads: { outputs: [0] } });
-export const sigmoid = unary('sigmoid', 'float', { api: functional('sigmoid'), grad: chain((k, _x, out) => k.mul(out, k.scale(out, -1, 1))), gradReads: { outputs: [0] } });
+export const sigmoid = unary('sigmoid', 'float', { inplace: 'assign', api: functional('sigmoid'), grad: chain((k, _x, out) => k.mul(out, k.scale(out, -1, 1))), gradReads: { outputs: [0] } });
 export const relu = unary('relu', 'float', { inplace: true, api: functional('relu'), grad: ({ outputs: [out], outGrads: [g] }, ops) => { const k = kit(ops); return [k.mask(k.cmp('greater_than', out, k.scalar(0, out)), g!)]; }, gradReads: { outputs: [0] } });
 export const silu = unary('silu', 'float', { api: functional('silu', false), grad: chain((k, x) => { const s = k.op('sigmoid', [x]); return k.mul(s, k.scale(k.mul(x, k.scale(s, -1, 1)), 1, 1)); }), gradReads: { inputs: [0] } });
 /** d gelu: exact Phi(x) + x phi(x); tanh form 0.5(1+t) + 0.5x(1-t^2) sqrt(2/pi)(1 + 3c x^2). */
@@ -91,7 +91,7 @@ export const floor = unary('floor', 'float', { inplace: true, grad: zeroGrad, gr
 export const ceil = unary('ceil', 'float', { inplace: true, grad: zeroGrad, gradReads: {} });
 export const round = unary('round', 'float', { inplace: true, grad: zeroGrad, gradReads: {} });
 
-export const logical_not = unary('logical_not', 'predicate');
+export const logical_not = unary('logical_not', 'predicate', { inplace: 'rebind' });
 export const isnan = unary('isnan', 'predicate');
 export const isinf = unary('isinf', 'predicate');
 export const isfinite = unary('isfinite', 'predicate');

@@ -24,7 +24,7 @@ interface Extra {
   encode?: (a: Attrs, ins: readonly TensorMeta[]) => number[];
   ints?: boolean;
   /** Paddle has `<name>_` (output aliases x). */
-  inplace?: boolean;
+  inplace?: OpDef['inplace'];
 }
 
 function special(name: string, extra: Extra = {}): OpDef {
@@ -81,7 +81,7 @@ export const digamma = special('digamma', I);
 export const trunc = special('trunc', { ints: true, inplace: true });
 export const frac = special('frac', { ints: true, inplace: true });
 /** sinc(x) = sin(pi x) / (pi x), 1 at 0. */
-export const sinc = special('sinc');
+export const sinc = special('sinc', { inplace: 'assign' });
 /** i0: modified Bessel function of the first kind, order 0. */
 export const i0 = special('i0', I);
 

@@ -43,7 +43,7 @@ function line(v: number[], out: number, mode: string, ac: boolean, am: number, s
   return res;
 }
 
-function refInterp(inputs: (NDArray | NDArray[] | null)[], a: Attrs): NDArray {
+export function refInterp(inputs: (NDArray | NDArray[] | null)[], a: Attrs): NDArray {
   const x = inputs[0] as NDArray;
   const rank = x.shape.length, nd = rank - 2;
   const cl = typeof a.data_format === 'string' && a.data_format[a.data_format.length - 1] === 'C';

@@ -10,6 +10,8 @@ function refCrossEntropy(inputs: In, a: Attrs): NDArray {
   const [x, label, weight] = inputs as [NDArray, NDArray, NDArray | null];
   const rank = x.shape.length;
   const axis = ((a.axis as number | undefined) ?? -1) < 0 ? ((a.axis as number | undefined) ?? -1) + rank : (a.axis as number);
+  const ls = (a.label_smoothing as number | undefined) ?? 0;
+  if (ls > 0) return refSmoothed(x, label, weight, a, ls);
   const soft = Boolean(a.soft_label), useSm = a.use_softmax === undefined ? true : Boolean(a.use_softmax);
   const ii = (a.ignore_index as number | undefined) ?? -100, red = (a.reduction as string | undefined) ?? 'mean';
   const C = x.shape[axis], outer = size(x.shape.slice(0, axis)), inner = size(x.shape.slice(axis + 1));
@@ -56,6 +58,23 @@ function refCrossEntropy(inputs: In, a: Attrs): NDArray {
   return { shape: [], data: [castValue(val, dt)], dtype: dt };
 }
 
+/** label_smoothing: Paddle 2.6 one-hot encodes hard labels along the class axis, smooths them
+ * to (1 - ls) L + ls / C and takes the soft-label path. */
+function refSmoothed(x: NDArray, label: NDArray, weight: NDArray | null, a: Attrs, ls: number): NDArray {
+  const rank = x.shape.length;
+  const axis = ((a.axis as number | undefined) ?? -1) < 0 ? ((a.axis as number | undefined) ?? -1) + rank : (a.axis as number);
+  const C = x.shape[axis], inner = size(x.shape.slice(axis + 1));
+  let soft: NDArray;
+  if (a.soft_label) soft = label;
+  else {
+    const data = new Array<number>(size(x.shape)).fill(0);
+    label.data.forEach((y, smp) => { data[(Math.floor(smp / inner) * C + y) * inner + (smp % inner)] = 1; });
+    soft = { shape: x.shape, data, dtype: x.dtype };
+  }
+  const smoothed = { ...soft, data: soft.data.map((v) => (1 - ls) * v + ls / C) };
+  return refCrossEntropy([x, smoothed, weight], { ...a, soft_label: true, label_smoothing: 0 });
+}
+
 const r = (shape: number[], seed: number) => rand(shape, 'float32', seed, -3, 3);
 const ints = (shape: number[], data: number[], dtype: 'int64' | 'int32' = 'int64') => nd(shape, data, dtype);
 /** Rows of a softmax-like distribution (positive, summing to 1) for soft labels / probabilities. */
@@ -90,6 +109,10 @@ addRecords({
     { inputs: [r([3, 4], 22), ints([3], [3, 0, 2], 'int32'), null], attrs: { reduction: 'sum' }, note: 'int32 labels' },
     { inputs: [nd([2, 3], [1000, 0, -1000, 50, 50, -50]), ints([2], [2, 0]), null], attrs: { reduction: 'none' }, note: 'large logits stay finite' },
     { inputs: [r([0, 3], 23), ints([0], []), null], attrs: { reduction: 'sum' }, note: 'empty batch' },
+    { inputs: [r([4, 5], 24), ints([4], [0, 3, 4, 1]), null], attrs: { label_smoothing: 0.1 }, strided: true, note: 'label_smoothing' },
+    { inputs: [r([4, 5], 25), ints([4, 1], [0, 3, 4, 1]), rand([5], 'float32', 26, 0.1, 2)], attrs: { label_smoothing: 0.2, reduction: 'none' }, note: 'label_smoothing, weight, none keeps the class axis' },
+    { inputs: [r([2, 3, 4], 27), ints([2, 4], [0, 1, 2, 1, 2, 2, 0, 0]), null], attrs: { axis: 1, label_smoothing: 0.3, reduction: 'sum' }, note: 'label_smoothing, class axis 1' },
+    { inputs: [r([3, 4], 28), dist([3, 4], 29), null], attrs: { soft_label: true, label_smoothing: 0.1 }, note: 'label_smoothing on soft labels' },
   ],
   ref: refCrossEntropy,
   dtypes: ['float64', 'float16', 'bfloat16'],
@@ -104,6 +127,9 @@ addRecords({
     { inputs: [r([4, 5], 1), r([4, 5], 2), null], attrs: { soft_label: true, ignore_index: 2 }, error: /cross_entropy: When soft_label == True/ },
     { inputs: [r([4, 5], 1), ints([4], [0, 1, 1, 1]), r([4], 3)], error: /cross_entropy: input's class_dimension\(5\) must equal to weight's class_dimension\(4\)/ },
     { inputs: [r([4, 5], 1), r([4], 2), null], error: /cross_entropy: hard labels must be int32 or int64, got float32/ },
+    { inputs: [r([4, 5], 1), ints([4], [0, 1, 1, 1]), null], attrs: { label_smoothing: 1.5 }, error: /cross_entropy: label_smoothing must be a number in \[0, 1\], got 1.5/ },
+    { inputs: [r([4, 5], 1), ints([4], [0, 1, 1, 1]), null], attrs: { label_smoothing: 0.1, ignore_index: 1 }, error: /cross_entropy: label_smoothing 0.1 makes the labels soft/ },
+    { inputs: [r([4, 5], 1), ints([4], [0, -100, 1, 1]), null], attrs: { label_smoothing: 0.1 }, error: /cross_entropy: label -100 \(at flat index 1\) is out of range/ },
   ],
 });
 

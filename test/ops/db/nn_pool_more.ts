@@ -37,7 +37,7 @@ function poolWith(x: NDArray, cl: boolean, wins: [number, number][][], kind: 'ma
   return mask ? [res, { shape, data: m, dtype: 'int32' }] : res;
 }
 
-function refPool(kind: 'max' | 'avg') {
+export function refPool(kind: 'max' | 'avg') {
   return (inputs: (NDArray | NDArray[] | null)[], a: Attrs): NDArray | NDArray[] => {
     const x = inputs[0] as NDArray;
     const r = x.shape.length - 2, cl = isCl(a.data_format);
@@ -60,7 +60,7 @@ function refPool(kind: 'max' | 'avg') {
   };
 }
 
-function refAdaptive(kind: 'max' | 'avg') {
+export function refAdaptive(kind: 'max' | 'avg') {
   return (inputs: (NDArray | NDArray[] | null)[], a: Attrs): NDArray | NDArray[] => {
     const x = inputs[0] as NDArray;
     const r = x.shape.length - 2, cl = isCl(a.data_format);

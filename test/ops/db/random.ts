@@ -17,7 +17,7 @@ const mean = (v: number[]) => v.reduce((p, x) => p + x, 0) / v.length;
 const std = (v: number[]) => { const m = mean(v); return Math.sqrt(v.reduce((p, x) => p + (x - m) ** 2, 0) / v.length); };
 
 /** Runs op on inputs with attrs and returns the flat values of output 0. */
-function draw(op: string, inputs: In, attrs: Attrs): number[] {
+export function draw(op: string, inputs: In, attrs: Attrs): number[] {
   return scope(() => {
     const ts = inputs.map((x) => (x ? tensorOf(x as NDArray) : null));
     return (runOp(op, ts, attrs)[0] as Tensor).dataSync().map(Number);
@@ -25,7 +25,7 @@ function draw(op: string, inputs: In, attrs: Attrs): number[] {
 }
 
 /** Same seed -> same values (also with one thread); other seed -> different; state replays. */
-function reproducible(op: string, inputs: In, attrs: Attrs): void {
+export function reproducible(op: string, inputs: In, attrs: Attrs): void {
   seed(2024);
   const a = draw(op, inputs, attrs);
   const b = draw(op, inputs, attrs);

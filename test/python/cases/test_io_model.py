@@ -135,16 +135,24 @@ def test_prepare_checks():
 
 
 def test_state_file_errors_load_nothing():
-    from paddle.hapi import _state
+    import os
+    import tempfile
     m = _model()
-    blob = _state.dumps(m.network.state_dict())
-    assert _state.loads(blob)['0.weight'].shape == [4, 16]
-    for bad in (blob[:len(blob) - 8], blob[:20], b'NOTSKIFF' + blob[8:]):
+    path = os.path.join(tempfile.mkdtemp(), 'ckpt')
+    m.save(path)
+    with open(path + '.pdparams', 'rb') as f:
+        blob = f.read()
+    assert blob[:1] == b'\x80'   # Paddle's format: a pickle
+    before = [p.tolist() for p in m.network.parameters()]
+    for bad in (blob[:len(blob) - 8], blob[:20], b'NOTPADDL' + blob[8:]):
+        with open(path + '.pdparams', 'wb') as f:
+            f.write(bad)
         try:
-            _state.loads(bad)
+            m.load(path)
             raise AssertionError('expected ValueError')
         except ValueError:
             pass
+        assert [p.tolist() for p in m.network.parameters()] == before
 
 
 def test_early_stopping_on_eval_metric():

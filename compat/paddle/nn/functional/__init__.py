@@ -154,6 +154,12 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
     return _need('reshape', 'embedding')(rows, x.shape + [weight.shape[1]])
 
 
+def binary_cross_entropy_with_logits(logit, label, weight=None, reduction='mean', pos_weight=None, name=None):
+    """The registry op binary_cross_entropy_with_logits (inputs logit, label, weight, pos_weight;
+    attr reduction): Paddle's signature puts pos_weight after reduction, so it is bound here."""
+    return _ops.function('binary_cross_entropy_with_logits')(logit, label, weight, pos_weight, reduction)
+
+
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format='NCHW', name=None):
     raise NotImplementedError("paddle.nn.functional.conv2d needs the registry op conv2d, which Skiff does not provide yet")
 

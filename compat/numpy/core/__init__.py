@@ -1,0 +1,2 @@
+"""numpy.core: present so numpy pickles (which name numpy.core.multiarray) load in Skiff."""
+from . import multiarray  # noqa: F401

@@ -1,0 +1,298 @@
+// MultiHeadAttention and the Transformer stack (encoder/decoder layers, encoder, decoder,
+// Transformer) with Paddle 2.6's constructors, sublayer names (self_attn.q_proj, linear1, norm1,
+// ...) and forward semantics: post-norm unless normalize_before, masks additive (float) or
+// boolean/integer (false/0 = masked, turned into -1e9 as Paddle's _convert_attention_mask).
+import { callOp } from '../ops/api.js';
+import { getOp } from '../ops/registry.js';
+import type { TensorLike } from '../ops/dispatch.js';
+import type { Tensor } from '../tensor/tensor.js';
+import { Layer, type ParamAttrLike } from './layer.js';
+import { Dropout, Linear } from './layers_common.js';
+import { LayerNorm } from './layers_norm.js';
+import { LayerList } from './container.js';
+
+const op = (name: string, args: unknown[]): TensorLike => callOp(getOp(name), args) as TensorLike;
+const shapeOf = (t: TensorLike): number[] => [...(t as Tensor).shape] as number[];
+const dtypeOf = (t: TensorLike): string => (t as Tensor).dtype;
+
+/** Paddle's _convert_attention_mask: bool/int masks become (mask - 1) * 1e9 in `dtype`; float masks are added as they are. */
+export function convertAttentionMask(mask: TensorLike | null | undefined, dtype: string): TensorLike | null {
+  if (mask === null || mask === undefined) return null;
+  const dt = dtypeOf(mask);
+  if (dt === 'bool' || dt.startsWith('int') || dt === 'uint8')
+    return op('scale', [op('cast', [mask, dtype]), { scale: 1e9, bias: -1, bias_after_scale: false }]);
+  return mask;
+}
+
+let fused: boolean | null = null;
+/** Whether the registry has the fused attention op (added alongside these layers). */
+function fusedAttention(): boolean {
+  if (fused === null) { try { getOp('scaled_dot_product_attention'); fused = true; } catch { fused = false; } }
+  return fused;
+}
+
+/** Paddle's _convert_param_attr_to_list: one attr for every sublayer group, or a list of exactly n. */
+function attrList(who: string, attr: ParamAttrLike | ParamAttrLike[], n: number): ParamAttrLike[] {
+  if (!Array.isArray(attr)) return new Array<ParamAttrLike>(n).fill(attr);
+  if (attr.length === 1) return new Array<ParamAttrLike>(n).fill(attr[0]);
+  if (attr.length !== n) throw new RangeError(`${who}: a list of param attrs must have length 1 or ${n}, got ${attr.length}`);
+  return [...attr];
+}
+
+function checkActivation(who: string, activation: string): void {
+  try { getOp(activation); } catch { throw new RangeError(`${who}: unknown activation '${activation}'`); }
+}
+
+/**
+ * MultiHeadAttention(embed_dim, num_heads, dropout=0., kdim=None, vdim=None, need_weights=False, weight_attr=None, bias_attr=None):
+ * q_proj/k_proj/v_proj/out_proj Linears. forward(query, key=None, value=None, attn_mask=None, cache=None)
+ * → out [B, Lq, embed_dim], or [out, weights [B, heads, Lq, Lk]] with need_weights.
+ * Runs the fused scaled_dot_product_attention op unless the attention probabilities are needed
+ * (need_weights) or dropped out (dropout in training): then matmul + softmax + dropout + matmul.
+ */
+export class MultiHeadAttention extends Layer {
+  readonly kdim: number;
+  readonly vdim: number;
+  readonly head_dim: number;
+  q_proj: Linear;
+  k_proj: Linear;
+  v_proj: Linear;
+  out_proj: Linear;
+  constructor(readonly embed_dim: number, readonly num_heads: number, readonly dropout = 0, kdim: number | null = null, vdim: number | null = null,
+    readonly need_weights = false, weight_attr: ParamAttrLike = null, bias_attr: ParamAttrLike = null) {
+    super();
+    if (!Number.isInteger(embed_dim) || embed_dim <= 0) throw new RangeError(`MultiHeadAttention: embed_dim must be a positive integer, got ${embed_dim}`);
+    if (!Number.isInteger(num_heads) || num_heads <= 0 || embed_dim % num_heads)
+      throw new RangeError(`MultiHeadAttention: embed_dim ${embed_dim} must be divisible by num_heads ${num_heads}`);
+    if (!(dropout >= 0 && dropout <= 1)) throw new RangeError(`MultiHeadAttention: dropout must be in [0, 1], got ${dropout}`);
+    this.kdim = kdim ?? embed_dim;
+    this.vdim = vdim ?? embed_dim;
+    this.head_dim = embed_dim / num_heads;
+    this.q_proj = new Linear(embed_dim, embed_dim, weight_attr, bias_attr);
+    this.k_proj = new Linear(this.kdim, embed_dim, weight_attr, bias_attr);
+    this.v_proj = new Linear(this.vdim, embed_dim, weight_attr, bias_attr);
+    this.out_proj = new Linear(embed_dim, embed_dim, weight_attr, bias_attr);
+  }
+
+  /** [B, L, E] → [B, heads, L, head_dim]. */
+  private heads(x: TensorLike): TensorLike {
+    const [b, l] = shapeOf(x);
+    return op('transpose', [op('reshape', [x, [b, l, this.num_heads, this.head_dim]]), [0, 2, 1, 3]]);
+  }
+
+  override forward(query: TensorLike, key: TensorLike | null = null, value: TensorLike | null = null, attn_mask: TensorLike | null = null,
+    cache: unknown = null): TensorLike | TensorLike[] {
+    if (cache !== null && cache !== undefined) throw new Error('MultiHeadAttention: cache (incremental decoding) is not supported yet');
+    key ??= query;
+    value ??= query;
+    const [qs, ks, vs] = [shapeOf(query), shapeOf(key), shapeOf(value)];
+    if (qs.length !== 3 || qs[2] !== this.embed_dim) throw new RangeError(`MultiHeadAttention: query must be [batch, len, ${this.embed_dim}], got [${qs.join(', ')}]`);
+    if (ks.length !== 3 || ks[2] !== this.kdim || ks[0] !== qs[0]) throw new RangeError(`MultiHeadAttention: key must be [${qs[0]}, len, ${this.kdim}], got [${ks.join(', ')}]`);
+    if (vs.length !== 3 || vs[2] !== this.vdim || vs[0] !== ks[0] || vs[1] !== ks[1])
+      throw new RangeError(`MultiHeadAttention: value must be [${ks[0]}, ${ks[1]}, ${this.vdim}], got [${vs.join(', ')}]`);
+    const qp = this.q_proj.call(query), kp = this.k_proj.call(key), vp = this.v_proj.call(value);
+    const mask0 = convertAttentionMask(attn_mask, dtypeOf(qp));
+    if (!this.need_weights && (!this.dropout || !this.training) && fusedAttention()) {
+      // The fused kernel takes [batch, len, heads, head_dim] as it is: no transposes, no [Lq, Lk] matrix.
+      const split = (t: TensorLike) => { const [b, l] = shapeOf(t); return op('reshape', [t, [b, l, this.num_heads, this.head_dim]]); };
+      const o = op('scaled_dot_product_attention', [split(qp), split(kp), split(vp), mask0, { dropout_p: 0, is_causal: false, training: false }]);
+      return this.out_proj.call(op('reshape', [o, [qs[0], qs[1], this.embed_dim]]));
+    }
+    const q = this.heads(qp), k = this.heads(kp), v = this.heads(vp);
+    let product = op('matmul', [op('scale', [q, { scale: this.head_dim ** -0.5 }]), k, { transpose_y: true }]);
+    if (mask0 !== null) product = op('add', [product, mask0]);
+    let weights = op('softmax', [product, -1]);
+    if (this.dropout) weights = op('dropout', [weights, { p: this.dropout, training: this.training, mode: 'upscale_in_train' }]);
+    const o = op('transpose', [op('matmul', [weights, v]), [0, 2, 1, 3]]);
+    const out = this.out_proj.call(op('reshape', [o, [qs[0], qs[1], this.embed_dim]]));
+    return this.need_weights ? [out, weights] : out;
+  }
+  override extra_repr(): string { return `embed_dim=${this.embed_dim}, num_heads=${this.num_heads}, dropout=${this.dropout}`; }
+}
+
+type Attrs = ParamAttrLike | ParamAttrLike[];
+
+/**
+ * TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout=0.1, activation='relu', attn_dropout=None,
+ * act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5).
+ */
+export class TransformerEncoderLayer extends Layer {
+  readonly _config: unknown[];
+  self_attn: MultiHeadAttention;
+  linear1: Linear;
+  dropout: Dropout;
+  linear2: Linear;
+  norm1: LayerNorm;
+  norm2: LayerNorm;
+  dropout1: Dropout;
+  dropout2: Dropout;
+  constructor(d_model: number, nhead: number, dim_feedforward: number, dropout = 0.1, readonly activation = 'relu', attn_dropout: number | null = null,
+    act_dropout: number | null = null, readonly normalize_before = false, weight_attr: Attrs = null, bias_attr: Attrs = null, layer_norm_eps = 1e-5) {
+    super();
+    this._config = [d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout, normalize_before, weight_attr, bias_attr, layer_norm_eps];
+    checkActivation('TransformerEncoderLayer', activation);
+    const w = attrList('TransformerEncoderLayer', weight_attr, 2), b = attrList('TransformerEncoderLayer', bias_attr, 2);
+    this.self_attn = new MultiHeadAttention(d_model, nhead, attn_dropout ?? dropout, null, null, false, w[0], b[0]);
+    this.linear1 = new Linear(d_model, dim_feedforward, w[1], b[1]);
+    this.dropout = new Dropout(act_dropout ?? dropout, null, 'upscale_in_train');
+    this.linear2 = new Linear(dim_feedforward, d_model, w[1], b[1]);
+    this.norm1 = new LayerNorm(d_model, layer_norm_eps);
+    this.norm2 = new LayerNorm(d_model, layer_norm_eps);
+    this.dropout1 = new Dropout(dropout, null, 'upscale_in_train');
+    this.dropout2 = new Dropout(dropout, null, 'upscale_in_train');
+  }
+  override forward(src: TensorLike, src_mask: TensorLike | null = null, cache: unknown = null): TensorLike {
+    if (cache !== null && cache !== undefined) throw new Error('TransformerEncoderLayer: cache is not supported yet');
+    const mask = convertAttentionMask(src_mask, dtypeOf(src));
+    const nb = this.normalize_before;
+    let residual = src;
+    let x = nb ? this.norm1.call(src) : src;
+    x = op('add', [residual, this.dropout1.call(this.self_attn.call(x, x, x, mask))]);
+    if (!nb) x = this.norm1.call(x);
+    residual = x;
+    if (nb) x = this.norm2.call(x);
+    x = this.linear2.call(this.dropout.call(op(this.activation, [this.linear1.call(x)])));
+    x = op('add', [residual, this.dropout2.call(x)]);
+    return nb ? x : this.norm2.call(x);
+  }
+}
+
+/** Clones a layer the way Paddle does: a fresh instance from the first one's constructor arguments (new parameters). */
+function clones<L extends Layer & { _config: unknown[] }>(first: L, n: number): LayerList {
+  const ctor = first.constructor as new (...a: unknown[]) => L;
+  return new LayerList(Array.from({ length: n }, (_, i) => (i === 0 ? first : new ctor(...first._config))));
+}
+
+/** TransformerEncoder(encoder_layer, num_layers, norm=None): layers.0 is encoder_layer, the others fresh copies of its configuration. */
+export class TransformerEncoder extends Layer {
+  layers: LayerList;
+  norm: LayerNorm | null;
+  constructor(encoder_layer: TransformerEncoderLayer, readonly num_layers: number, norm: LayerNorm | null = null) {
+    super();
+    if (!Number.isInteger(num_layers) || num_layers <= 0) throw new RangeError(`TransformerEncoder: num_layers must be a positive integer, got ${num_layers}`);
+    this.layers = clones(encoder_layer, num_layers);
+    this.norm = norm;
+  }
+  override forward(src: TensorLike, src_mask: TensorLike | null = null, cache: unknown = null): TensorLike {
+    if (cache !== null && cache !== undefined) throw new Error('TransformerEncoder: cache is not supported yet');
+    const mask = convertAttentionMask(src_mask, dtypeOf(src));
+    let x = src;
+    for (const l of this.layers) x = l.call(x, mask);
+    return this.norm ? this.norm.call(x) : x;
+  }
+}
+
+/**
+ * TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout=0.1, activation='relu', attn_dropout=None,
+ * act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5).
+ */
+export class TransformerDecoderLayer extends Layer {
+  readonly _config: unknown[];
+  self_attn: MultiHeadAttention;
+  cross_attn: MultiHeadAttention;
+  linear1: Linear;
+  dropout: Dropout;
+  linear2: Linear;
+  norm1: LayerNorm;
+  norm2: LayerNorm;
+  norm3: LayerNorm;
+  dropout1: Dropout;
+  dropout2: Dropout;
+  dropout3: Dropout;
+  constructor(d_model: number, nhead: number, dim_feedforward: number, dropout = 0.1, readonly activation = 'relu', attn_dropout: number | null = null,
+    act_dropout: number | null = null, readonly normalize_before = false, weight_attr: Attrs = null, bias_attr: Attrs = null, layer_norm_eps = 1e-5) {
+    super();
+    this._config = [d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout, normalize_before, weight_attr, bias_attr, layer_norm_eps];
+    checkActivation('TransformerDecoderLayer', activation);
+    const w = attrList('TransformerDecoderLayer', weight_attr, 3), b = attrList('TransformerDecoderLayer', bias_attr, 3);
+    const ad = attn_dropout ?? dropout;
+    this.self_attn = new MultiHeadAttention(d_model, nhead, ad, null, null, false, w[0], b[0]);
+    this.cross_attn = new MultiHeadAttention(d_model, nhead, ad, null, null, false, w[1], b[1]);
+    this.linear1 = new Linear(d_model, dim_feedforward, w[2], b[2]);
+    this.dropout = new Dropout(act_dropout ?? dropout, null, 'upscale_in_train');
+    this.linear2 = new Linear(dim_feedforward, d_model, w[2], b[2]);
+    this.norm1 = new LayerNorm(d_model, layer_norm_eps);
+    this.norm2 = new LayerNorm(d_model, layer_norm_eps);
+    this.norm3 = new LayerNorm(d_model, layer_norm_eps);
+    this.dropout1 = new Dropout(dropout, null, 'upscale_in_train');
+    this.dropout2 = new Dropout(dropout, null, 'upscale_in_train');
+    this.dropout3 = new Dropout(dropout, null, 'upscale_in_train');
+  }
+  override forward(tgt: TensorLike, memory: TensorLike, tgt_mask: TensorLike | null = null, memory_mask: TensorLike | null = null, cache: unknown = null): TensorLike {
+    if (cache !== null && cache !== undefined) throw new Error('TransformerDecoderLayer: cache is not supported yet');
+    const tm = convertAttentionMask(tgt_mask, dtypeOf(tgt)), mm = convertAttentionMask(memory_mask, dtypeOf(memory));
+    const nb = this.normalize_before;
+    let residual = tgt;
+    let x = nb ? this.norm1.call(tgt) : tgt;
+    x = op('add', [residual, this.dropout1.call(this.self_attn.call(x, x, x, tm))]);
+    if (!nb) x = this.norm1.call(x);
+    residual = x;
+    if (nb) x = this.norm2.call(x);
+    x = op('add', [residual, this.dropout2.call(this.cross_attn.call(x, memory, memory, mm))]);
+    if (!nb) x = this.norm2.call(x);
+    residual = x;
+    if (nb) x = this.norm3.call(x);
+    x = this.linear2.call(this.dropout.call(op(this.activation, [this.linear1.call(x)])));
+    x = op('add', [residual, this.dropout3.call(x)]);
+    return nb ? x : this.norm3.call(x);
+  }
+}
+
+/** TransformerDecoder(decoder_layer, num_layers, norm=None). */
+export class TransformerDecoder extends Layer {
+  layers: LayerList;
+  norm: LayerNorm | null;
+  constructor(decoder_layer: TransformerDecoderLayer, readonly num_layers: number, norm: LayerNorm | null = null) {
+    super();
+    if (!Number.isInteger(num_layers) || num_layers <= 0) throw new RangeError(`TransformerDecoder: num_layers must be a positive integer, got ${num_layers}`);
+    this.layers = clones(decoder_layer, num_layers);
+    this.norm = norm;
+  }
+  override forward(tgt: TensorLike, memory: TensorLike, tgt_mask: TensorLike | null = null, memory_mask: TensorLike | null = null, cache: unknown = null): TensorLike {
+    if (cache !== null && cache !== undefined) throw new Error('TransformerDecoder: cache is not supported yet');
+    const tm = convertAttentionMask(tgt_mask, dtypeOf(tgt)), mm = convertAttentionMask(memory_mask, dtypeOf(memory));
+    let x = tgt;
+    for (const l of this.layers) x = l.call(x, memory, tm, mm);
+    return this.norm ? this.norm.call(x) : x;
+  }
+}
+
+/** Splits Transformer's weight_attr/bias_attr into the encoder's (2) and decoder's (3) lists, as Paddle does. */
+function splitAttrs(attr: Attrs): [Attrs, Attrs] {
+  if (!Array.isArray(attr)) return [attr, attr];
+  if (attr.length === 1) return [[attr[0], attr[0]], [attr[0], attr[0], attr[0]]];
+  if (attr.length === 2) return [attr, [attr[0], attr[0], attr[1]]];
+  if (attr.length === 3) return [[attr[0], attr[2]], attr];
+  throw new RangeError(`Transformer: weight_attr/bias_attr lists must have length 1, 2 or 3, got ${attr.length}`);
+}
+
+/**
+ * Transformer(d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048, dropout=0.1,
+ * activation='relu', attn_dropout=None, act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None,
+ * custom_encoder=None, custom_decoder=None): encoder and decoder each end in a LayerNorm (encoder.norm, decoder.norm).
+ */
+export class Transformer extends Layer {
+  encoder: Layer;
+  decoder: Layer;
+  constructor(readonly d_model = 512, readonly nhead = 8, num_encoder_layers = 6, num_decoder_layers = 6, dim_feedforward = 2048, dropout = 0.1,
+    activation = 'relu', attn_dropout: number | null = null, act_dropout: number | null = null, normalize_before = false, weight_attr: Attrs = null,
+    bias_attr: Attrs = null, custom_encoder: Layer | null = null, custom_decoder: Layer | null = null) {
+    super();
+    const [ew, dw] = splitAttrs(weight_attr), [eb, db] = splitAttrs(bias_attr);
+    this.encoder = custom_encoder ?? new TransformerEncoder(
+      new TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout, normalize_before, ew, eb),
+      num_encoder_layers, new LayerNorm(d_model));
+    this.decoder = custom_decoder ?? new TransformerDecoder(
+      new TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout, normalize_before, dw, db),
+      num_decoder_layers, new LayerNorm(d_model));
+  }
+  override forward(src: TensorLike, tgt: TensorLike, src_mask: TensorLike | null = null, tgt_mask: TensorLike | null = null, memory_mask: TensorLike | null = null): TensorLike {
+    const memory = this.encoder.call(src, convertAttentionMask(src_mask, dtypeOf(src)));
+    return this.decoder.call(tgt, memory, convertAttentionMask(tgt_mask, dtypeOf(tgt)), convertAttentionMask(memory_mask, dtypeOf(memory)));
+  }
+  /** A [length, length] float mask: 0 on and below the diagonal, -inf above (causal attention). */
+  generate_square_subsequent_mask(length: number): TensorLike {
+    if (!Number.isInteger(length) || length < 0) throw new RangeError(`generate_square_subsequent_mask: length must be a non-negative integer, got ${length}`);
+    return op('triu', [op('full', [[length, length], -Infinity, 'float32']), 1]);
+  }
+}
