@@ -56,4 +56,33 @@ describe('numpy under skiff run', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('ok\n');
   }, 60_000);
+
+  it.skipIf(!hostNumpy)('paddle.save writes .pdparams/.pdopt files that real numpy unpickles', async () => {
+    const r = await skiff(['run', join(here, 'fixtures', 'pdparams_save.py'), '.'], out);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    // The values Skiff printed, checked against what real numpy reads back from the files.
+    const check = [
+      'import pickle, sys, numpy as np',
+      'd, printed = sys.argv[1], sys.argv[2]',
+      'net = pickle.load(open(d + "/net.pdparams", "rb"))',
+      'names = net.pop("StructuredToParameterName@@")',
+      'assert set(names) == {"0.weight", "0.bias", "1.weight", "1.bias"}, names',
+      'for item in printed.strip().split(","):',
+      '    k, vals = item.split("=")',
+      '    a = net[k]; assert isinstance(a, np.ndarray) and a.dtype == np.float32, (k, type(a))',
+      '    np.testing.assert_allclose(a.reshape(-1), [float(v) for v in vals.split()], rtol=1e-5, atol=1e-6)',
+      'assert net["0.weight"].shape == (3, 2)',
+      'opt = pickle.load(open(d + "/net.pdopt", "rb"))',
+      'assert opt["@step"] == 1 and any(k.endswith("_moment1_0") for k in opt), sorted(opt)',
+      'm = pickle.load(open(d + "/misc.pdparams", "rb"))',
+      'assert m["ints"].dtype == np.int64 and m["ints"].tolist() == [[1, -2], [3, 4]]',
+      'assert m["half"].dtype == np.float16 and m["flag"].dtype == np.bool_',
+      'assert m["nested"][1:] == [3, "text"] and m["nested"][0].tolist() == [1.5]',
+      'print("ok")',
+    ].join('\n');
+    const h = spawnSync('python3', ['-c', check, out, r.out], { encoding: 'utf8' });
+    expect(h.stderr).toBe('');
+    expect(h.stdout).toBe('ok\n');
+  }, 60_000);
 });

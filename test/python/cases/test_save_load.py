@@ -104,3 +104,13 @@ def test_save_refuses_what_paddle_cannot_store():
         assert 'protocol' in str(e)
     else:
         raise AssertionError('protocol 5 should raise')
+
+
+def test_numpy_arrays_pickle_as_numpy_does():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for protocol in (2, 4):
+        data = pickle.dumps({'a': a, 'b': np.array([True, False]), 'dt': np.dtype('int64')}, protocol=protocol)
+        assert b'numpy.core.multiarray' in data and b'_reconstruct' in data
+        back = pickle.loads(data)
+        assert back['a'].dtype == np.float32 and back['a'].tolist() == a.tolist()
+        assert back['b'].tolist() == [True, False] and back['dt'] == np.dtype('int64')
