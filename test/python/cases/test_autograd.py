@@ -246,3 +246,33 @@ def test_inplace_ops_on_the_tape():
     with paddle.no_grad():
         x.add_(paddle.to_tensor([1.0, 1.0, 1.0], dtype='float64'))   # fine without grad (optimizer updates)
     _close(x, [0, 3, 4])
+
+
+def test_mlp_with_manual_sgd_converges():
+    """A training loop written by hand (no optimizer): backward, then p -= lr * grad under no_grad."""
+    paddle.seed(4)
+    # two interleaved half-moons' worth of points: not linearly separable
+    xs, ys = [], []
+    for i in range(32):
+        t = i / 31.0 * 3.14159
+        xs.append([paddle.cos(paddle.to_tensor(t)).item(), paddle.sin(paddle.to_tensor(t)).item()])
+        ys.append(0)
+        xs.append([1.0 - paddle.cos(paddle.to_tensor(t)).item(), 0.5 - paddle.sin(paddle.to_tensor(t)).item()])
+        ys.append(1)
+    x, y = paddle.to_tensor(xs), paddle.to_tensor(ys)
+    net = nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 2))
+    params = net.parameters()
+    first = None
+    for step in range(300):
+        loss = F.cross_entropy(net(x), y)
+        if first is None:
+            first = loss.item()
+        loss.backward()
+        with paddle.no_grad():
+            for p in params:
+                p.subtract_(p.grad * 0.5)
+                p.clear_grad()
+    final = F.cross_entropy(net(x), y).item()
+    acc = (net(x).argmax(axis=1) == y).astype('float32').mean().item()
+    assert final < first * 0.25, (first, final)
+    assert acc >= 0.95, acc
