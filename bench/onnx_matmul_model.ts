@@ -4,7 +4,7 @@
 // TypeProto, TensorShapeProto, TensorProto, OperatorSetIdProto).
 
 /** Protobuf writer for the wire types used here: varint (0) and length-delimited (2). */
-class PbWriter {
+export class PbWriter {
   private bytes: number[] = [];
 
   private varint(v: number | bigint): void {
@@ -49,7 +49,7 @@ class PbWriter {
 
 const FLOAT = 1;  // TensorProto.DataType.FLOAT
 
-function valueInfo(name: string, dims: readonly number[]): PbWriter {
+export function valueInfo(name: string, dims: readonly number[]): PbWriter {
   const shape = new PbWriter();
   for (const d of dims) shape.message(1, new PbWriter().int(1, d));  // TensorShapeProto.dim.dim_value
   const tensorType = new PbWriter().int(1, FLOAT).message(2, shape);  // TypeProto.Tensor
@@ -57,7 +57,7 @@ function valueInfo(name: string, dims: readonly number[]): PbWriter {
   return new PbWriter().string(1, name).message(2, type);             // ValueInfoProto
 }
 
-function initializer(name: string, dims: readonly number[], data: Float32Array): PbWriter {
+export function initializer(name: string, dims: readonly number[], data: Float32Array): PbWriter {
   const t = new PbWriter();
   for (const d of dims) t.int(1, d);  // TensorProto.dims
   t.int(2, FLOAT);                    // data_type

@@ -11,10 +11,13 @@ const _acosh = paddle.acosh;
 const _acosh_ = paddle.acosh_;
 const _add = paddle.add;
 const _add_ = paddle.add_;
+const _addmm = paddle.addmm;
+const _addmm_ = paddle.addmm_;
 const _all = paddle.all;
 const _allclose = paddle.allclose;
 const _amax = paddle.amax;
 const _amin = paddle.amin;
+const _amp = paddle.amp;
 const _any = paddle.any;
 const _arange = paddle.arange;
 const _argmax = paddle.argmax;
@@ -30,6 +33,9 @@ const _atan2 = paddle.atan2;
 const _atan_ = paddle.atan_;
 const _atanh = paddle.atanh;
 const _atanh_ = paddle.atanh_;
+const _atleast_1d = paddle.atleast_1d;
+const _atleast_2d = paddle.atleast_2d;
+const _atleast_3d = paddle.atleast_3d;
 const _autograd = paddle.autograd;
 const _bernoulli = paddle.bernoulli;
 const _bernoulli_ = paddle.bernoulli_;
@@ -135,6 +141,7 @@ const _hypot_ = paddle.hypot_;
 const _i0 = paddle.i0;
 const _i0_ = paddle.i0_;
 const _in_dynamic_mode = paddle.in_dynamic_mode;
+const _incubate = paddle.incubate;
 const _index_fill = paddle.index_fill;
 const _index_fill_ = paddle.index_fill_;
 const _index_put = paddle.index_put;
@@ -205,6 +212,7 @@ const _mod = paddle.mod;
 const _mod_ = paddle.mod_;
 const _mode = paddle.mode;
 const _multigammaln = paddle.multigammaln;
+const _multigammaln_ = paddle.multigammaln_;
 const _multinomial = paddle.multinomial;
 const _multiply = paddle.multiply;
 const _multiply_ = paddle.multiply_;
@@ -243,6 +251,8 @@ const _reciprocal_ = paddle.reciprocal_;
 const _regularizer = paddle.regularizer;
 const _remainder = paddle.remainder;
 const _remainder_ = paddle.remainder_;
+const _renorm = paddle.renorm;
+const _renorm_ = paddle.renorm_;
 const _repeat_interleave = paddle.repeat_interleave;
 const _reshape = paddle.reshape;
 const _reshape_ = paddle.reshape_;
@@ -290,6 +300,9 @@ const _strided_slice = paddle.strided_slice;
 const _subtract = paddle.subtract;
 const _subtract_ = paddle.subtract_;
 const _sum = paddle.sum;
+const _summary = paddle.summary;
+const _t = paddle.t;
+const _t_ = paddle.t_;
 const _take_along_axis = paddle.take_along_axis;
 const _tan = paddle.tan;
 const _tan_ = paddle.tan_;
@@ -332,10 +345,13 @@ export {
   _acosh_ as acosh_,
   _add as add,
   _add_ as add_,
+  _addmm as addmm,
+  _addmm_ as addmm_,
   _all as all,
   _allclose as allclose,
   _amax as amax,
   _amin as amin,
+  _amp as amp,
   _any as any,
   _arange as arange,
   _argmax as argmax,
@@ -351,6 +367,9 @@ export {
   _atan_ as atan_,
   _atanh as atanh,
   _atanh_ as atanh_,
+  _atleast_1d as atleast_1d,
+  _atleast_2d as atleast_2d,
+  _atleast_3d as atleast_3d,
   _autograd as autograd,
   _bernoulli as bernoulli,
   _bernoulli_ as bernoulli_,
@@ -456,6 +475,7 @@ export {
   _i0 as i0,
   _i0_ as i0_,
   _in_dynamic_mode as in_dynamic_mode,
+  _incubate as incubate,
   _index_fill as index_fill,
   _index_fill_ as index_fill_,
   _index_put as index_put,
@@ -526,6 +546,7 @@ export {
   _mod_ as mod_,
   _mode as mode,
   _multigammaln as multigammaln,
+  _multigammaln_ as multigammaln_,
   _multinomial as multinomial,
   _multiply as multiply,
   _multiply_ as multiply_,
@@ -564,6 +585,8 @@ export {
   _regularizer as regularizer,
   _remainder as remainder,
   _remainder_ as remainder_,
+  _renorm as renorm,
+  _renorm_ as renorm_,
   _repeat_interleave as repeat_interleave,
   _reshape as reshape,
   _reshape_ as reshape_,
@@ -611,6 +634,9 @@ export {
   _subtract as subtract,
   _subtract_ as subtract_,
   _sum as sum,
+  _summary as summary,
+  _t as t,
+  _t_ as t_,
   _take_along_axis as take_along_axis,
   _tan as tan,
   _tan_ as tan_,

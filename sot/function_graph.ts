@@ -23,6 +23,8 @@ export interface GraphNode {
   readonly inputs: readonly (number | null)[];
   readonly attrs: Attrs;
   readonly outputs: readonly number[];
+  /** Tensor.detach(): the op (an identity) passes values, never gradients. */
+  readonly detach?: boolean;
 }
 
 export class FunctionGraph implements StaticRecorder {
@@ -58,6 +60,16 @@ export class FunctionGraph implements StaticRecorder {
     const results = outs.map((m) => this.newValue(m.dtype, m.shape, stopGradient));
     this.nodes.push({ def, inputs: ids, attrs, outputs: results.map((r) => r.id) });
     return results;
+  }
+
+  /** x.detach(): the same values as a value that wants no gradient (an identity node marked `detach`). */
+  detach(x: SymTensor): SymTensor {
+    const def = getOp('scale');
+    const attrs = { scale: 1, bias: 0, bias_after_scale: true };
+    def.infer([x], attrs);   // the identity must take x's dtype (a GraphBreak otherwise, from the caller)
+    const out = this.newValue(x.dtype, x.shape, true);
+    this.nodes.push({ def, inputs: [x.id], attrs, outputs: [out.id], detach: true });
+    return out;
   }
 
   /** Runs fn with this graph as the op recorder (ops on SymTensors are recorded, not run). */
@@ -129,7 +141,8 @@ export class CompiledGraph {
       const env = new Map<number, Tensor>();
       this.inputs.forEach((inp, i) => env.set(inp.value, inputs[i]));
       for (const n of this.nodes) {
-        const outs = runOpDef(n.def, n.inputs.map((x) => (x === null ? null : env.get(x)!)), n.attrs) as Tensor[];
+        let outs = runOpDef(n.def, n.inputs.map((x) => (x === null ? null : env.get(x)!)), n.attrs) as Tensor[];
+        if (n.detach) outs = outs.map((t) => t.detach() as Tensor);
         n.outputs.forEach((o, i) => env.set(o, outs[i]));
       }
       return this.outputs.map((o) => env.get(o)!);

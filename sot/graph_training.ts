@@ -56,7 +56,7 @@ function wantsGrad(graph: CompiledGraph, inputWants: readonly boolean[]): Set<nu
   const want = new Set<number>();
   graph.inputs.forEach((inp, i) => { if (inputWants[i]) want.add(inp.value); });
   for (const n of graph.nodes) {
-    if (SHAPE_ONLY.has(n.def.name) || !n.inputs.some((x) => x !== null && want.has(x))) continue;
+    if (n.detach || SHAPE_ONLY.has(n.def.name) || !n.inputs.some((x) => x !== null && want.has(x))) continue;
     for (const o of n.outputs) if (isFloating(graph.values[o].dtype)) want.add(o);
   }
   return want;
@@ -88,7 +88,9 @@ function buildPlan(graph: CompiledGraph, inputWants: readonly boolean[]): Traini
   const outValues = graph.outputs.map((o) => env.get(o)!);
   const targets = outValues.filter((_, k) => wants[k]);
   const wrt = inputValues.filter((_, i) => inputWants[i]);
-  const bw = backwardProgram(program, targets, wrt);
+  // Values of detach nodes pass no gradient (Tensor.detach() in the captured code).
+  const noGrad = new Set(graph.nodes.filter((n) => n.detach).flatMap((n) => n.outputs.map((o) => env.get(o)!)));
+  const bw = backwardProgram(program, targets, wrt, { noGrad });
 
   // Forward fetches: outputs, then residuals that are computed (residual inputs are fed directly).
   outValues.forEach((v, k) => b.fetch(v, `out_${k}`));

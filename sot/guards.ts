@@ -26,7 +26,13 @@ export type Guard =
    * depth) and with none of `fixed` (tensors bound into the graph): the node writes it in place
    * (a functionalized inplace op), which is only sound when no other value sees that storage.
    */
-  | { readonly kind: 'sole_storage'; readonly source: Source; readonly fixed: readonly Tensor[] };
+  | { readonly kind: 'sole_storage'; readonly source: Source; readonly fixed: readonly Tensor[] }
+  /**
+   * No tensor of the entry shares its storage with any of `written` (bound tensors — layer
+   * buffers — the node writes in place): the graph read them as constants, so an entry alias
+   * would miss the write. `source` is slot 0 (for messages only).
+   */
+  | { readonly kind: 'unaliased_written'; readonly source: Source; readonly written: readonly Tensor[] };
 
 export const kindGuard = (source: Source, expect: RtValue['k']): Guard => ({ kind: 'kind', source, expect });
 export const constGuard = (source: Source, expect: RtValue): Guard => ({ kind: 'const', source, expect });
@@ -35,6 +41,7 @@ export const tensorGuard = (source: Source, t: { dtype: string; shape: readonly 
 export const lengthGuard = (source: Source, expect: number): Guard => ({ kind: 'length', source, expect });
 export const identityGuard = (source: Source, expect: number | object, typeName: string): Guard => ({ kind: 'identity', source, expect, typeName });
 export const soleStorageGuard = (source: Source, fixed: readonly Tensor[]): Guard => ({ kind: 'sole_storage', source, fixed });
+export const unaliasedWrittenGuard = (source: Source, written: readonly Tensor[]): Guard => ({ kind: 'unaliased_written', source, written });
 export const aliasingGuard = (members: readonly (Source | { readonly id: number | object })[], groups: readonly number[]): Guard => {
   const first = members.find((m): m is Source => 'key' in m);
   if (!first) throw new Error('aliasing guard without a source');
@@ -51,6 +58,7 @@ export function describeGuard(g: Guard): string {
     case 'identity': return `id(${s}) is the ${g.typeName} seen at translation`;
     case 'aliasing': return `same-object groups of ${g.members.map((m) => ('key' in m ? m.key : `<object>`)).join(', ')} are ${g.groups.join(',')}`;
     case 'sole_storage': return `${s} shares its storage with no other entry tensor and none of ${g.fixed.length} bound tensors`;
+    case 'unaliased_written': return `no entry tensor shares its storage with the ${g.written.length} bound tensor(s) written in place`;
   }
 }
 
@@ -107,7 +115,7 @@ export function checkGuard(g: Guard, v: RtValue | undefined, bindings: Map<SymDi
     case 'const': return sameConst(v, g.expect);
     case 'length': return (v.k === 'tuple' || v.k === 'list') ? v.items.length === g.expect : v.k === 'dict' ? v.keys.length === g.expect : false;
     case 'identity': return v.k === 'obj' && v.ref.id === g.expect;
-    case 'aliasing': case 'sole_storage': return true;   // checked with all the entry in firstFailingLocal
+    case 'aliasing': case 'sole_storage': case 'unaliased_written': return true;   // checked with all the entry in firstFailingLocal
     case 'tensor': {
       if (v.k !== 'tensor') return false;
       const t: Tensor = v.t;
@@ -132,6 +140,7 @@ export function firstFailingLocal(set: GuardSet, slots: readonly RtValue[]): Gua
   for (const g of set.local) {
     if (g.kind === 'aliasing') { if (!checkAliasing(g, slots)) return g; continue; }
     if (g.kind === 'sole_storage') { if (!checkSoleStorage(g, slots)) return g; continue; }
+    if (g.kind === 'unaliased_written') { if (!checkUnaliasedWritten(g.written, slots)) return g; continue; }
     if (!checkGuard(g, resolveLocal(g.source, slots), bindings)) return g;
   }
   return null;
@@ -157,6 +166,14 @@ function entryTensors(v: RtValue, out: Tensor[]): void {
 }
 
 /** Whether a sole_storage guard holds for these entry slots (also asked at translation time). */
+/** No entry tensor (any slot, any depth) shares storage with one of `written`. */
+export function checkUnaliasedWritten(written: readonly Tensor[], slots: readonly RtValue[]): boolean {
+  const all: Tensor[] = [];
+  for (const s of slots) entryTensors(s, all);
+  for (const u of all) for (const w of written) if (u === w || native.sameStorage(u.handle, w.handle)) return false;
+  return true;
+}
+
 export function checkSoleStorage(g: Extract<Guard, { kind: 'sole_storage' }>, slots: readonly RtValue[]): boolean {
   const v = resolveLocal(g.source, slots);
   if (!v || v.k !== 'tensor') return false;

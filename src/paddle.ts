@@ -20,6 +20,7 @@ import { einsumPublic } from './ops/defs/einsum.js';
 import { shapeMorePublic } from './ops/defs/shape_more_api.js';
 import { matrixMorePublic } from './ops/defs/matrix_more_api.js';
 import { transformerPublic } from './ops/defs/nn_transformer.js';
+import { fracPoolPublic } from './ops/defs/nn_pool_frac.js';
 import { disable_static, enable_static, in_dynamic_mode, staticNamespace } from './static/index.js';
 import { enable_grad, grad, is_grad_enabled, no_grad, PyLayer, PyLayerContext, set_grad_enabled } from './autograd/index.js';
 import { backwardAll } from './autograd/api.js';
@@ -85,6 +86,6 @@ for (const [name, fn] of Object.entries(linalgDecompPublic)) nest(paddle, name, 
 for (const [name, fn] of Object.entries(shapeMorePublic)) nest(paddle, name, fn);
 // paddle.atleast_1d/2d/3d (varargs) and paddle.amp.debugging.check_numerics; Tensor.fill_diagonal_
 for (const [name, fn] of Object.entries(matrixMorePublic)) nest(paddle, name, fn);
-// F.scaled_dot_product_attention, F.rms_norm, incubate fused_rms_norm (hand-bound: dropout path, Paddle's argument order)
-for (const [name, fn] of Object.entries(transformerPublic)) nest(paddle, name, fn);
+// F.scaled_dot_product_attention, F.rms_norm, incubate fused_rms_norm, F.fractional_max_pool2d/3d (hand-bound: dropout path, argument order, random_u draw)
+for (const [name, fn] of Object.entries({ ...transformerPublic, ...fracPoolPublic })) nest(paddle, name, fn);
 io.mountIo(paddle, io);  // paddle.io and paddle.vision.datasets.MNIST (src/io)

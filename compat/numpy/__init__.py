@@ -7,11 +7,11 @@ semantics applied in Python: NEP 50 type promotion (Python scalars are weak), fl
 defaults for Python data, numpy scalars for 0-d results, basic slices as views, advanced
 indexing as copies, numpy's print format.
 
-Known differences, all documented where they live: int16/uint16/uint32/uint64 and complex raise
-TypeError (no storage); sum/prod/cumsum of uint8 give int64 (numpy: uint64); integer scalars
+int16/uint16 live in int32 storage and uint32 in int64, wrapped back into range after every op
+that can overflow (docs/numpy.md). Known differences, all documented where they live: uint64 and
+complex raise TypeError (no storage); unsigned sums give int64 (numpy: uint64); integer scalars
 subclass int and floating scalars float; np.random streams differ from numpy's (seeding is
-reproducible); sort/unique/linalg.inv/solve/det run in Python. Anything not provided raises
-AttributeError naming it, never a wrong answer.
+reproducible). Anything not provided raises AttributeError naming it, never a wrong answer.
 
 >>> import numpy as np
 >>> np.arange(3, dtype=np.float32) * 2 + 1

@@ -57,11 +57,47 @@ def reshape_t(t, shape):
     return F['reshape'](t, list(shape))
 
 
+def fit(t, d):
+    """Tensor `t` (in d's storage) with its values wrapped into numpy dtype d's range. int16,
+    uint16 (int32 storage) and uint32 (int64 storage) call this after every op that can leave
+    the range; the storage's arithmetic wraps modulo 2**32 / 2**64, so the low bits are exact and
+    masking them (then sign-extending for int16) gives numpy's wrapped result."""
+    w = d.wrap
+    if w is None:
+        return t
+    mask, sign = w
+    t = F['bitwise_and'](t, mask)
+    if sign:
+        t = F['subtract'](F['bitwise_xor'](t, sign), sign)
+    return t
+
+
 def cast_t(t, d):
-    """Tensor `t` with storage dtype `d` (the same tensor when it already has it)."""
+    """Tensor `t` with storage dtype `d` (the same tensor when it already has it). A tensor of
+    another storage dtype cast into a wrapped dtype (int64 -> int16) is wrapped into its range."""
     if t.dtype.name == d.storage:
         return t
-    return F['cast'](t, d.storage)
+    src = t.dtype.name
+    if d.wrap is not None and src in ('float16', 'bfloat16', 'float32', 'float64'):
+        t = F['trunc'](t)   # numpy truncates toward zero before wrapping
+    r = F['cast'](t, d.storage)
+    if d.wrap is not None and src not in ('bool', 'int8', 'uint8'):
+        r = fit(r, d)
+    return r
+
+
+def convert_t(a, d):
+    """ndarray a's values as a tensor in numpy dtype d's storage, wrapped as numpy's cast does."""
+    t = a._t
+    if a._dtype is d:
+        return t
+    if d.kind in 'iu' and a._dtype.kind == 'f':
+        t = F['trunc'](t)   # numpy truncates toward zero; keep it explicit whatever the cast kernel does
+    if t.dtype.name != d.storage:
+        t = F['cast'](t, d.storage)
+    if d.wrap is not None and not D.contains(a._dtype, d):
+        t = fit(t, d)
+    return t
 
 
 class ndarray:
@@ -225,10 +261,8 @@ class ndarray:
             return self.copy() if copy else self
         if d.kind == 'b':
             return wrap(F['not_equal'](self._t, 0 if self._dtype.kind != 'b' else False), d)
-        t = self._t
-        if d.kind in 'iu' and self._dtype.kind == 'f':
-            t = F['trunc'](t)   # numpy truncates toward zero; keep it explicit whatever the cast kernel does
-        return wrap(F['cast'](t, d.storage), d)
+        t = convert_t(self, d)
+        return wrap(t.clone() if t is self._t else t, d)
 
     def view(self, dtype=None):
         if dtype is None or D._lookup(dtype) is self._dtype:
@@ -238,6 +272,14 @@ class ndarray:
     def tobytes(self, order='C'):
         from ._npyio import raw_bytes
         return raw_bytes(self)
+
+    def __buffer__(self, flags):
+        """The buffer protocol (PEP 688; memoryview(a), bytes(a)): a read-only buffer over a C-order
+        copy of the elements in numpy's layout (int16 as 2 bytes). Native storage may be a strided
+        view or wider than the numpy dtype, so the data cannot be exposed in place; writing
+        through the buffer raises instead of silently missing the array."""
+        m = memoryview(self.tobytes()).cast(self._dtype.char if self._dtype.kind != 'b' else '?')
+        return m.cast('B').cast(m.format, self.shape) if self.size else m   # memoryview cannot shape an empty one
 
     def __getitem__(self, index):
         from ._index import getitem
@@ -379,7 +421,7 @@ def from_python(obj, d=None):
             raise OverflowError('Python integer out of bounds for %s' % d.name) from None
         if d.name != 'int64':
             # numpy 2 refuses out-of-range Python ints rather than wrapping them
-            lo, hi = (0, 255) if d.kind == 'u' else (-(1 << (8 * d.itemsize - 1)), (1 << (8 * d.itemsize - 1)) - 1)
+            lo, hi = D.int_range(d)
             for v, x in zip(buf, vals):
                 if type(x) is int and not lo <= v <= hi:
                     raise OverflowError('Python integer %d out of bounds for %s' % (v, d.name))

@@ -69,6 +69,12 @@ def full(shape, fill_value, dtype=None, order='C', like=None):
         v = int(v)
     if d.kind == 'b':
         v = bool(v)
+    elif d.kind in 'iu':
+        lo, hi = D.int_range(d)
+        if not lo <= v <= hi:
+            if type(fill_value) is int:
+                raise OverflowError('Python integer %d out of bounds for %s' % (v, d.name))
+            v = D.coerce(v, d)   # a float or a wider numpy scalar wraps, as numpy's cast does
     return wrap(F['full'](shape, v, d.storage), d)
 
 
@@ -127,7 +133,13 @@ def arange(start, stop=None, step=1, dtype=None, like=None):
     if d.kind == 'f' or any(isinstance(v, float) for v in (start, step)):
         # numpy computes start + i * step in double precision
         return from_python([start + i * step for i in range(n)], d)
-    return wrap(F['arange'](int(start), int(start) + n * int(step), int(step), d.storage), d)
+    if d.kind in 'iu':
+        lo, hi = D.int_range(d)
+        if type(start) is int and not lo <= start <= hi:   # numpy checks the start, then wraps
+            raise OverflowError('Python integer %d out of bounds for %s' % (start, d.name))
+    from ._array import cast_t
+    # computed in int64 (the registry's arange has no 8-bit types), then cast and wrapped into d
+    return wrap(cast_t(F['arange'](int(start), int(start) + n * int(step), int(step), 'int64'), d), d)
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
@@ -147,7 +159,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         vals[-1] = stop
     d = D._lookup(dtype) if dtype is not None else D.float64
     if d.kind in 'iu':
-        vals = [math.floor(v) for v in vals]
+        vals = [D.coerce(math.floor(v), d) for v in vals]   # computed in float64, then cast (wrapping) as numpy does
     r = from_python(vals, d)
     return (r, D.float64.type(step)) if retstep else r
 

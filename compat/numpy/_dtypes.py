@@ -1,9 +1,12 @@
 """numpy dtypes and scalar types for Skiff's numpy subset.
 
-A `dtype` names a numpy element type and the Skiff storage dtype holding it. Skiff stores
-float16/32/64, int8/32/64, uint8 and bool; numpy's int16, uint16, uint32 and uint64 have no
-storage and raise a TypeError naming the dtype rather than being stored wider (a wider store
-would silently stop wrapping on overflow).
+A `dtype` names a numpy element type and the Skiff storage dtype holding it. Skiff's runtime
+stores float16/32/64, int8/32/64, uint8 and bool natively. numpy's int16 and uint16 live in
+int32 storage and uint32 in int64 storage; `wrap` (mask, sign bit) says how to bring a stored
+value back into the dtype's range, which _array.fit applies after every operation that can
+overflow (arithmetic, casts into the type, matmul), so results wrap exactly as numpy's do. The
+storage's own integer arithmetic wraps modulo 2**32 / 2**64, which keeps the low 16/32 bits
+exact. uint64 has no storage (its values exceed int64) and raises a TypeError naming it.
 
 Scalar types (np.float32(1.5), np.int64(3)) subclass Python float/int so they work anywhere a
 number does; their arithmetic keeps numpy's result dtype and rounds/wraps to it in Python.
@@ -15,7 +18,7 @@ _UNSUPPORTED = ('complex64', 'complex128', 'longdouble', 'float128')
 
 class dtype:
     """np.dtype('float32'), np.dtype(np.int64), np.dtype(float) -> dtype('float64')."""
-    __slots__ = ('name', 'kind', 'itemsize', 'char', '_storage', 'type', 'str')
+    __slots__ = ('name', 'kind', 'itemsize', 'char', '_storage', 'type', 'str', 'wrap')
     _cache = {}
 
     def __new__(cls, spec=None, *args, **kwargs):
@@ -65,9 +68,9 @@ class dtype:
         return self.name
 
 
-def _make(name, kind, itemsize, char, storage):
+def _make(name, kind, itemsize, char, storage, wrap=None):
     d = object.__new__(dtype)
-    d.name, d.kind, d.itemsize, d.char, d._storage = name, kind, itemsize, char, storage
+    d.name, d.kind, d.itemsize, d.char, d._storage, d.wrap = name, kind, itemsize, char, storage, wrap
     d.str = ('|' if itemsize == 1 else '<') + ('b' if kind == 'b' else kind) + str(itemsize)
     d.type = None
     return d
@@ -81,14 +84,15 @@ int32 = _make('int32', 'i', 4, 'i', 'int32')
 int64 = _make('int64', 'i', 8, 'q', 'int64')
 uint8 = _make('uint8', 'u', 1, 'B', 'uint8')
 bool_ = _make('bool', 'b', 1, '?', 'bool')
-ALL = (bool_, int8, uint8, int32, int64, float16, float32, float64)
-# numpy dtypes without Skiff storage: they exist (np.dtype('int16'), promotion results), but an
-# array of one raises TypeError instead of silently being stored wider.
-int16 = _make('int16', 'i', 2, 'h', None)
-uint16 = _make('uint16', 'u', 2, 'H', None)
-uint32 = _make('uint32', 'u', 4, 'I', None)
+# Stored wider, wrapped after each op that can leave the range: (mask, sign bit or 0).
+int16 = _make('int16', 'i', 2, 'h', 'int32', (0xFFFF, 0x8000))
+uint16 = _make('uint16', 'u', 2, 'H', 'int32', (0xFFFF, 0))
+uint32 = _make('uint32', 'u', 4, 'I', 'int64', (0xFFFFFFFF, 0))
+ALL = (bool_, int8, uint8, int16, uint16, int32, uint32, int64, float16, float32, float64)
+# numpy's uint64 has no storage: it exists (np.dtype('uint64'), promotion results), but an array
+# of one raises TypeError instead of silently holding wrong values above 2**63.
 uint64 = _make('uint64', 'u', 8, 'Q', None)
-BY_NAME = {d.name: d for d in ALL + (int16, uint16, uint32, uint64)}
+BY_NAME = {d.name: d for d in ALL + (uint64,)}
 _NUM = {'bool': 0, 'int8': 1, 'uint8': 2, 'int16': 3, 'uint16': 4, 'int32': 5, 'uint32': 6, 'int64': 7, 'uint64': 8,
         'float16': 23, 'float32': 11, 'float64': 12}
 _ALIASES = {
@@ -96,7 +100,8 @@ _ALIASES = {
     'i1': 'int8', 'i4': 'int32', 'i8': 'int64', 'b': 'int8', 'i': 'int32', 'l': 'int64', 'q': 'int64',
     'u1': 'uint8', 'B': 'uint8', 'b1': 'bool', '?': 'bool', 'bool_': 'bool', 'half': 'float16', 'single': 'float32',
     'double': 'float64', 'float': 'float64', 'int': 'int64', 'int_': 'int64', 'intp': 'int64', 'byte': 'int8', 'ubyte': 'uint8',
-    'i2': 'int16', 'h': 'int16', 'short': 'int16', 'u2': 'uint16', 'u4': 'uint32', 'u8': 'uint64', 'uint': 'uint64',
+    'i2': 'int16', 'h': 'int16', 'short': 'int16', 'u2': 'uint16', 'H': 'uint16', 'ushort': 'uint16', 'u4': 'uint32',
+    'I': 'uint32', 'uintc': 'uint32', 'intc': 'int32', 'u8': 'uint64', 'Q': 'uint64', 'uint': 'uint64', 'ulonglong': 'uint64',
     'c8': 'complex64', 'c16': 'complex128', 'complex': 'complex128',
 }
 
@@ -138,11 +143,28 @@ def _lookup(spec):
 
 
 def _unsupported(name):
-    raise TypeError("numpy dtype %s is not supported by Skiff's numpy (Skiff stores float16/32/64, int8/32/64, uint8 and bool)" % name)
+    raise TypeError("numpy dtype %s is not supported by Skiff's numpy (it stores float16/32/64, int8/16/32/64, "
+                    "uint8/16/32 and bool)" % name)
+
+
+def contains(src, d):
+    """Whether every value of dtype `src` is a value of dtype `d` (a cast needs no wrapping)."""
+    if src.kind == 'b':
+        return True
+    if src.kind == 'f' or d.kind not in 'iu':
+        return d.kind == 'f' or src is d
+    if src.kind == d.kind:
+        return src.itemsize <= d.itemsize
+    return src.kind == 'u' and d.itemsize > src.itemsize
+
+
+def int_range(d):
+    """(lowest, highest) value of an integer dtype."""
+    bits = 8 * d.itemsize
+    return (0, (1 << bits) - 1) if d.kind == 'u' else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
 
 
 # --- promotion (numpy 2 rules, NEP 50) ------------------------------------------------------
-_INT_BITS = {'int8': 8, 'int32': 32, 'int64': 64, 'uint8': 8}
 
 
 def _int_of(kind, bits):
@@ -202,15 +224,16 @@ def result_type(*items):
 
 
 def wider_stored(d):
-    """A stored dtype holding every value of an unstored one exactly (for comparisons)."""
-    return {'int16': int32, 'uint16': int32, 'uint32': int64}.get(d.name, float64)
+    """A stored dtype holding every value of an unstored one (uint64) for comparisons."""
+    return float64
 
 
 def float_for(d):
-    """The float dtype numpy computes exp/sqrt/mean of `d` in: 8-bit ints and bool -> float16."""
+    """The float dtype numpy computes exp/sqrt of `d` in: 8-bit ints and bool -> float16,
+    16-bit ints -> float32, wider -> float64."""
     if d.kind == 'f':
         return d
-    return float16 if d.itemsize == 1 else float64
+    return float16 if d.itemsize == 1 else float32 if d.itemsize == 2 else float64
 
 
 # --- value coercion ---------------------------------------------------------------------------

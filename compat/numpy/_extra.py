@@ -4,7 +4,7 @@ import io
 import os
 
 from . import _dtypes as D
-from ._array import asarray, from_python
+from ._array import F, asarray, from_python, wrap
 from ._reduce import norm_axes
 
 
@@ -44,69 +44,96 @@ def take_along_axis(arr, indices, axis):
 
 
 def bincount(x, weights=None, minlength=0):
-    vals = asarray(x).reshape(-1).tolist()
-    if any(v < 0 for v in vals):
+    """On the registry's bincount kernel (int64 counts, float64 weighted sums)."""
+    a = asarray(x)
+    if a.ndim != 1:
+        raise ValueError('object too deep for desired array' if a.ndim > 1 else 'object of too small depth for desired array')
+    if a._dtype.kind not in 'biu':
+        raise TypeError("Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'" % a._dtype.name)
+    minlength = int(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    w = None
+    if weights is not None:
+        w = asarray(weights, D.float64)
+        if w.shape != a.shape:
+            raise ValueError('The weights and list don\'t have the same length.')
+    out_d = D.int64 if w is None else D.float64
+    if a.size == 0:
+        from ._create import zeros
+        return zeros((minlength,), out_d)
+    from ._reduce import min as amin
+    if int(amin(a)) < 0:
         raise ValueError("'list' argument must have no negative elements")
-    n = max([minlength] + [v + 1 for v in vals])
-    if weights is None:
-        counts = [0] * n
-        for v in vals:
-            counts[v] += 1
-        return from_python(counts, D.int64) if n else asarray([], D.int64)
-    w = asarray(weights, D.float64).reshape(-1).tolist()
-    sums = [0.0] * n
-    for v, wt in zip(vals, w):
-        sums[v] += wt
-    return from_python(sums, D.float64) if n else asarray([], D.float64)
+    t = F['cast'](a._t, 'int64') if a._t.dtype.name not in ('int32', 'int64') else a._t
+    return wrap(F['bincount'](t, None if w is None else w._t, minlength), out_d)
 
 
 def digitize(x, bins, right=False):
-    import bisect
-    b = asarray(bins).tolist()
-    inc = len(b) < 2 or b[-1] >= b[0]
-    xa = asarray(x)
-
-    def one(v):
-        if inc:
-            return bisect.bisect_left(b, v) if right else bisect.bisect_right(b, v)
-        rb = b[::-1]
-        return len(b) - (bisect.bisect_right(rb, v) if right else bisect.bisect_left(rb, v))
-    if xa.ndim == 0:
-        return D.int64.type(one(xa.item()))
-    return from_python([one(v) for v in xa.reshape(-1).tolist()], D.int64).reshape(xa.shape)
+    """numpy's definition: searchsorted on the bins (reversed for decreasing bins)."""
+    from ._sort import searchsorted
+    from ._ufuncs import subtract
+    b = asarray(bins)
+    if b.ndim != 1:
+        raise ValueError('bins must be one-dimensional')
+    side = 'left' if right else 'right'
+    if b.size > 1 and b[-1] < b[0]:
+        return subtract(b.size, searchsorted(b[::-1], x, side=side))
+    return searchsorted(b, x, side=side)
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
-    """Equal-width bins (an int) or explicit edges; the last bin includes its right edge."""
-    vals = asarray(a, D.float64).reshape(-1).tolist()
-    if isinstance(bins, int):
-        lo, hi = range if range is not None else ((min(vals), max(vals)) if vals else (0.0, 1.0))
-        lo, hi = float(lo), float(hi)
+    """numpy's bins: equal-width edges from linspace (an int) or explicit edges; x falls in bin
+    i when edges[i] <= x < edges[i+1], the last bin including its right edge. The bin of every
+    value is one native searchsorted and the counts one native bincount, so edge cases match
+    numpy's exact comparisons against the edges."""
+    from ._create import linspace
+    from ._reduce import max as amax, min as amin, sum as asum
+    from ._sort import searchsorted
+    from ._ufuncs import isfinite, logical_and, minimum, subtract, divide, greater_equal, less_equal
+    x = asarray(a).reshape(-1)
+    w = None if weights is None else asarray(weights).reshape(-1)
+    if w is not None and w.shape != x.shape:
+        raise ValueError('weights should have the same shape as a.')
+    if isinstance(bins, int) or (hasattr(bins, 'ndim') and bins.ndim == 0 and not isinstance(bins, str)):
+        nb = int(bins)
+        if nb < 1:
+            raise ValueError('`bins` must be positive, when an integer')
+        if range is not None:
+            lo, hi = float(range[0]), float(range[1])
+            if lo > hi:
+                raise ValueError('max must be larger than min in range parameter.')
+        elif x.size:
+            lo, hi = float(amin(x)), float(amax(x))
+        else:
+            lo, hi = 0.0, 1.0
+        if not (lo == lo and hi == hi and abs(lo) != float('inf') and abs(hi) != float('inf')):
+            raise ValueError('autodetected range of [%s, %s] is not finite' % (lo, hi))
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        edges = [lo + (hi - lo) * i / bins for i in builtin_range(bins + 1)]
-        edges[-1] = hi
-        edge_arr = from_python(edges, D.float64)
+        fd = x._dtype if x._dtype.kind == 'f' else D.float64
+        edge_arr = linspace(lo, hi, nb + 1, dtype=fd)
     else:
         edge_arr = asarray(bins)   # explicit edges keep their dtype, as numpy returns them
-        edges = [float(e) for e in edge_arr.tolist()]
-    nb = len(edges) - 1
-    w = [1.0] * len(vals) if weights is None else asarray(weights, D.float64).reshape(-1).tolist()
-    counts = [0.0] * nb
-    import bisect
-    for v, wt in zip(vals, w):
-        if v < edges[0] or v > edges[-1] or v != v:
-            continue
-        i = min(bisect.bisect_right(edges, v) - 1, nb - 1)
-        counts[i] += wt
-    if density:
-        total = sum(counts)
-        counts = [c / total / (edges[i + 1] - edges[i]) for i, c in enumerate(counts)]
-        hist = from_python(counts, D.float64)
-    elif weights is None:
-        hist = from_python([int(c) for c in counts], D.int64)
+        if edge_arr.ndim != 1:
+            raise ValueError('`bins` must be 1d, when an array')
+        if edge_arr.size > 1 and bool((edge_arr[1:] < edge_arr[:-1]).any()):
+            raise ValueError('`bins` must increase monotonically, when an array')
+        nb = edge_arr.size - 1
+    hd = D.int64 if w is None else (w._dtype if w._dtype.kind == 'f' else D.int64 if w._dtype.kind in 'biu' else D.float64)
+    if x.size and nb > 0:
+        keep = logical_and(logical_and(greater_equal(x, edge_arr[0]), less_equal(x, edge_arr[-1])), isfinite(x) if x._dtype.kind == 'f' else True)
+        xs = x[keep]
+        ws = None if w is None else w[keep]
+        idx = minimum(subtract(searchsorted(edge_arr, xs, side='right'), 1), nb - 1) if xs.size else xs.astype(D.int64)
+        counts = bincount(idx, ws, minlength=nb)
+        hist = counts.astype(hd) if counts._dtype is not hd else counts
     else:
-        hist = from_python(counts, D.float64)
+        from ._create import zeros
+        hist = zeros((max(nb, 0),), hd)
+    if density:
+        widths = subtract(edge_arr[1:], edge_arr[:-1])
+        return divide(divide(hist, asum(hist)), widths), edge_arr
     return hist, edge_arr
 
 

@@ -204,6 +204,10 @@ def _advanced(a, items):
 
 # --- writes -------------------------------------------------------------------------------------
 def _value_tensor(a, value):
+    if type(value) is int and a._dtype.kind in 'iu':
+        lo, hi = D.int_range(a._dtype)
+        if not lo <= value <= hi:   # numpy 2 refuses an out-of-range Python int instead of wrapping it
+            raise OverflowError('Python integer %d out of bounds for %s' % (value, a._dtype.name))
     v = value if isinstance(value, ndarray) else asarray(value)
     if v._dtype is not a._dtype:
         v = v.astype(a._dtype)
@@ -236,7 +240,7 @@ def _set_advanced(a, items, value):
         v = asarray(value)
         if v.ndim == 0:
             # a[mask] = scalar: one where over the whole array
-            vt = F['full']([], v.item(), a._dtype.storage)
+            vt = _value_tensor(a, value)   # cast (and range-checked / wrapped) to a's dtype
             assign_all(a, wrap(F['where'](items[0]._t, vt, a._t), a._dtype))
             return
     # general case: flat positions of the selected elements, written in Python

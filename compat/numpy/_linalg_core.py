@@ -1,6 +1,6 @@
 """matmul / dot / outer / inner: numpy's dtype rules around the registry's matmul op."""
 from . import _dtypes as D
-from ._array import F, reshape_t, asarray, cast_t, out
+from ._array import F, reshape_t, asarray, cast_t, fit, out, wrap
 from ._ufuncs import multiply
 
 
@@ -29,7 +29,7 @@ def matmul(a, b, out_=None, **kwargs):
         batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
         shape = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
         return zeros(shape, d) if shape else d.type(0)
-    return out(F['matmul'](cast_t(a._t, d), cast_t(b._t, d)), d)
+    return out(fit(F['matmul'](cast_t(a._t, d), cast_t(b._t, d)), d), d)   # int16 sums wrap as numpy's
 
 
 def dot(a, b, out_=None):
@@ -48,7 +48,7 @@ def dot(a, b, out_=None):
     perm.insert(0, perm.pop(b.ndim - 2))
     bt = reshape_t(F['transpose'](cast_t(b._t, d), perm), [n, -1])
     at = reshape_t(cast_t(a._t, d), [-1, n])
-    r = F['matmul'](at, bt)
+    r = fit(F['matmul'](at, bt), d)
     shape = list(a.shape[:-1]) + list(b.shape[:-2]) + [b.shape[-1]]
     return out(reshape_t(r, shape), d)
 
@@ -95,9 +95,7 @@ def diag(v, k=0):
         return diagonal(v, k)
     if v.ndim != 1:
         raise ValueError('Input must be 1- or 2-d.')
-    n = v.shape[0] + abs(k)
-    r = zeros((n, n), v.dtype)
-    for i in range(v.shape[0]):
-        r[i + max(0, -k), i + max(0, k)] = v[i]
-    return r
+    if v.shape[0] == 0:
+        return zeros((abs(k), abs(k)), v.dtype)
+    return wrap(F['diag'](v._t, k, 0), v.dtype)   # the registry's diag builds the matrix natively
 

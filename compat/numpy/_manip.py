@@ -306,9 +306,13 @@ def repeat(a, repeats, axis=None):
             raise ValueError('operands could not be broadcast together with shape (%d,) (%d,)' % (n, len(reps)))
     if any(r < 0 for r in reps):
         raise ValueError('repeats may not contain negative values.')
-    idx = [i for i, r in enumerate(reps) for _ in range(r)]
-    index = from_python(idx, D.int64)
-    return wrap(F['index_select'](a._t, index._t, ax), a._dtype)
+    if n == 0 or sum(reps) == 0:
+        from ._create import zeros
+        return zeros(tuple(0 if k == ax else s for k, s in enumerate(a.shape)), a._dtype)
+    # the registry's repeat_interleave builds the result natively (no Python index list)
+    if all(r == reps[0] for r in reps):
+        return wrap(F['repeat_interleave'](a._t, reps[0], ax), a._dtype)
+    return wrap(F['repeat_interleave_with_tensor_index'](a._t, from_python(reps, D.int64)._t, ax), a._dtype)
 
 
 def pad(array, pad_width, mode='constant', constant_values=0, **kwargs):
@@ -397,18 +401,24 @@ def flipud(m):
 
 
 def roll(a, shift, axis=None):
+    """On the registry's roll kernel; shift and axis may be tuples (broadcast against each other)."""
     a = asarray(a)
     if axis is None:
-        return roll(a.reshape(-1), shift, 0).reshape(a.shape)
-    ax = norm_axes(axis, a.ndim)[0]
-    n = a.shape[ax]
-    if n == 0:
+        if a.size == 0:
+            return a.copy()
+        return wrap(F['roll'](a._t, [int(builtin_sum(shift) if isinstance(shift, (tuple, list)) else shift)], None), a._dtype)
+    axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+    shifts = list(shift) if isinstance(shift, (tuple, list)) else [shift]
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    if len(axes) == 1:
+        axes = axes * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+    axes = [norm_axes(ax, a.ndim)[0] for ax in axes]
+    if a.size == 0:
         return a.copy()
-    s = int(shift) % n
-    if s == 0:
-        return a.copy()
-    idx1 = [slice(None)] * a.ndim
-    idx2 = [slice(None)] * a.ndim
-    idx1[ax] = slice(n - s, None)
-    idx2[ax] = slice(0, n - s)
-    return concatenate([a[tuple(idx1)], a[tuple(idx2)]], ax)
+    return wrap(F['roll'](a._t, [int(s) for s in shifts], axes), a._dtype)
+
+
+builtin_sum = sum

@@ -29,14 +29,24 @@ def install():
         return M.reshape(self, *shape, order=order)
     ndarray.reshape = reshape
 
-    def sort(self, axis=-1, kind=None, order=None):
+    def sort(self, axis=-1, kind=None, order=None, stable=None):
         """In place, as numpy's ndarray.sort."""
-        self[...] = S.sort(self, axis)
+        self[...] = S.sort(self, axis, kind, order)
     ndarray.sort = sort
 
-    def argsort(self, axis=-1, kind=None, order=None):
-        return S.argsort(self, axis)
+    def argsort(self, axis=-1, kind=None, order=None, stable=None):
+        return S.argsort(self, axis, kind, order)
     ndarray.argsort = argsort
+
+    def searchsorted(self, v, side='left', sorter=None):
+        return S.searchsorted(self, v, side, sorter)
+    ndarray.searchsorted = searchsorted
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        from ._misc import cumprod as _cumprod
+        r = _cumprod(self, axis, dtype)
+        return r if out is None else R._to_out(r, out)
+    ndarray.cumprod = cumprod
 
     def ptp(self, axis=None, keepdims=False):
         return R.max(self, axis, keepdims=keepdims) - R.min(self, axis, keepdims=keepdims)

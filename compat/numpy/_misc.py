@@ -4,7 +4,7 @@ import contextlib
 import math
 
 from . import _dtypes as D
-from ._array import asarray, from_python, ndarray
+from ._array import F, asarray, from_python, ndarray
 from ._scalars import generic
 from . import _reduce as R
 from . import _ufuncs as U
@@ -205,21 +205,24 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 
 def cumprod(a, axis=None, dtype=None):
-    """In Python along each lane (the registry has no cumprod op)."""
-    from ._sort import _lanes
+    """On the registry's cumprod kernel; bool and integers accumulate in int64 (wrapping, as
+    numpy's int64 does), an int16/uint16/uint32 dtype= result is wrapped into its range."""
+    from ._array import cast_t, fit, reshape_t, wrap
     a = asarray(a)
     d = D._lookup(dtype) if dtype is not None else (D.int64 if a.dtype.kind in 'biu' else a.dtype)
+    if d.kind == 'b':
+        d = D.int64 if dtype is None else d
+    t = cast_t(a._t, d) if d.kind != 'b' else cast_t(a._t, D.int64)
     if axis is None:
-        a, axis = a.reshape(-1), 0
-    rows, rebuild = _lanes(a.astype(d), axis)
-    out = []
-    for r in rows:
-        acc, lane = 1, []
-        for v in r:
-            acc = D.coerce(acc * v, d)
-            lane.append(acc)
-        out.append(lane)
-    return rebuild(out, d)
+        t, ax = reshape_t(t, [-1]), 0
+    else:
+        ax = R.norm_axes(axis, a.ndim)[0]
+    if a.size == 0:
+        return wrap(t.clone(), d)
+    r = fit(F['cumprod'](t, ax, None), d)
+    if d.kind == 'b':
+        r = F['not_equal'](r, 0)
+    return wrap(r, d)
 
 
 def diff(a, n=1, axis=-1):

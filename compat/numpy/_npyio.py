@@ -20,9 +20,10 @@ MAGIC = b'\x93NUMPY'
 
 def raw_bytes(a):
     """The array's elements in C order as little-endian bytes of its numpy dtype."""
-    if a._dtype.name == 'float16':
+    if a._dtype.name == 'float16' or a._dtype.wrap is not None:
+        # float16 arrives widened; int16/uint16/uint32 live in wider storage: pack numpy's itemsize
         vals = a.reshape(-1).tolist() if a.ndim else [a.item()]
-        return struct.pack('<%de' % len(vals), *vals)
+        return struct.pack('<%d%s' % (len(vals), a._dtype.char), *vals)
     b = _js.raw(a._t._h)
     if type(b) is int:
         from paddle._bridge import error
@@ -108,8 +109,8 @@ def from_raw(body, descr, shape, fortran=False, who='np.load'):
         arr.byteswap()
         body = arr.tobytes()
     rshape = tuple(reversed(shape)) if fortran else shape
-    if d.name == 'float16':
-        vals = list(struct.unpack('<%de' % n, body))
+    if d.name == 'float16' or d.wrap is not None:
+        vals = list(struct.unpack('<%d%s' % (n, d.char), body))
         a = from_python(vals, d).reshape(rshape) if n else from_python([], d).reshape(rshape)
     else:
         a = wrap(_from_buffer(body, d.storage, list(rshape), d.storage, True), d)

@@ -10,7 +10,7 @@ import operator
 from paddle._bridge import AxisError
 
 from . import _dtypes as D
-from ._array import F, asarray, cast_t, out, reshape_t, scalar0, wrap
+from ._array import F, asarray, cast_t, fit, out, reshape_t, scalar0, wrap
 
 
 def norm_axes(axis, ndim):
@@ -53,6 +53,8 @@ def _reduce(op, a, axis, keepdims, d, empty_error=None):
             r = F['prod'](t, axes, keepdims, None)
         else:
             r = F[op](t, axes, keepdims)
+    if d.wrap is not None and op in ('sum', 'prod'):
+        r = fit(r, d)   # sum(dtype=np.int16) wraps as numpy's
     if axes is None and not keepdims:
         return scalar0(r, d)   # a full reduction is 0-d: no need to ask the runtime
     return out(r, d)
@@ -229,9 +231,9 @@ def cumsum(a, axis=None, dtype=None, out=None):
     d = D._lookup(dtype) if dtype is not None else _acc_dtype(a._dtype)
     t = cast_t(a._t, d)
     if axis is None:
-        return wrap(F['cumsum'](reshape_t(t, [-1]), 0, None), d)
+        return wrap(fit(F['cumsum'](reshape_t(t, [-1]), 0, None), d), d)
     ax = norm_axes(axis, a.ndim)[0]
-    return wrap(F['cumsum'](t, ax, None), d)
+    return wrap(fit(F['cumsum'](t, ax, None), d), d)
 
 
 def all(a, axis=None, out=None, keepdims=False, where=None):

@@ -137,7 +137,7 @@ def _binop(fn, kind, reflected=False):
         if kind == 'cmp':
             return bool_._make(fn(a, b))
         if kind == 'div':
-            d = D.float_for(d)
+            d = d if d.kind == 'f' else D.float64   # numpy's true division of integers is float64
             a, b = float(a), float(b)
             if b == 0:
                 return scalar(_div0(a), d)
@@ -274,15 +274,18 @@ int8 = _int_type('int8', D.int8)
 int32 = _int_type('int32', D.int32)
 int64 = _int_type('int64', D.int64)
 uint8 = _int_type('uint8', D.uint8)
+int16 = _int_type('int16', D.int16)
+uint16 = _int_type('uint16', D.uint16)
+uint32 = _int_type('uint32', D.uint32)
 TYPES = {'bool': bool_, 'float16': float16, 'float32': float32, 'float64': float64,
-         'int8': int8, 'int32': int32, 'int64': int64, 'uint8': uint8}
+         'int8': int8, 'int16': int16, 'int32': int32, 'int64': int64, 'uint8': uint8, 'uint16': uint16, 'uint32': uint32}
 for _n, _t in TYPES.items():
     _t.__module__ = 'numpy'
     D.BY_NAME[_n].type = _t
 
 
 def _placeholder(name):
-    """np.int16 & co.: the type exists (np.dtype(np.int16) works) but making a value raises."""
+    """np.uint64: the type exists (np.dtype(np.uint64) works) but making a value raises."""
     d = D.BY_NAME[name]
     base = unsignedinteger if d.kind == 'u' else signedinteger
     cls = type(name, (base,), {'__slots__': (), '_dtype': d, '__new__': lambda cls, *a: D._unsupported(name)})
@@ -291,9 +294,6 @@ def _placeholder(name):
     return cls
 
 
-int16 = _placeholder('int16')
-uint16 = _placeholder('uint16')
-uint32 = _placeholder('uint32')
 uint64 = _placeholder('uint64')
 True_ = _TRUE
 False_ = _FALSE

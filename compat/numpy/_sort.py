@@ -1,92 +1,115 @@
-"""sort, argsort, unique, nonzero, argwhere, searchsorted: done in Python on the values (the
-registry has no sort op yet). Stable sorts; NaN sorts last, as in numpy."""
+"""sort, argsort, unique, nonzero, argwhere, searchsorted on the registry's native kernels
+(sort/argsort/unique/nonzero/searchsorted), with numpy's semantics applied around them.
+
+The kernels' order is total and stable: NaN above every number, equal keys by index, which is
+numpy's NaN-last order and its stable sort (numpy's default quicksort is unstable, so any order
+of equal keys is a valid numpy answer; the stable one is also `kind='stable'`'s). The kernels
+take float16/32/64, int32 and int64; bool, int8 and uint8 are sorted as int32 (exact) and cast
+back. int16/uint16 (int32 storage) and uint32 (int64 storage) sort on their storage directly.
+"""
 from . import _dtypes as D
-from ._array import asarray, from_python
+from ._array import F, asarray, from_python, reshape_t, wrap, out
 from ._reduce import norm_axes
 
+_KINDS = (None, 'quicksort', 'mergesort', 'heapsort', 'stable')
+_NARROW = ('bool', 'int8', 'uint8')   # storage dtypes the sort kernels do not take
 
-def _key(v):
-    return (1, 0.0) if v != v else (0, v)
+
+def _sortable(a):
+    """a's tensor in a dtype the sort kernels take (bool/int8/uint8 widened to int32, exactly)."""
+    return F['cast'](a._t, 'int32') if a._t.dtype.name in _NARROW else a._t
 
 
-def _lanes(a, axis):
-    """(rows of the values along `axis`, a function rebuilding an array from rows)."""
-    from ._manip import moveaxis
-    ax = norm_axes(axis, a.ndim)[0]
-    m = moveaxis(a, ax, -1)
-    shape = m.shape
-    n = shape[-1]
-    flat = m.reshape(-1).tolist()
-    rows = [flat[i:i + n] for i in range(0, len(flat), n)] if n else [[] for _ in range(len(flat))]
-    if n == 0:
-        rows = []
+def _back(t, a):
+    """A sorted tensor back in a's dtype."""
+    if t.dtype.name != a._dtype.storage:
+        t = F['cast'](t, a._dtype.storage)
+    return wrap(t, a._dtype)
 
-    def rebuild(rows, d):
-        vals = [v for r in rows for v in r]
-        return moveaxis(from_python(vals, d).reshape(shape), -1, ax)
-    return rows, rebuild
+
+def _check(kind, order, who):
+    if kind not in _KINDS:
+        raise ValueError('%s: sort kind must be one of quicksort, mergesort, heapsort, stable (got %r)' % (who, kind))
+    if order is not None:
+        raise ValueError("%s: order= needs a structured array, which Skiff's numpy does not have" % who)
 
 
 def sort(a, axis=-1, kind=None, order=None, stable=None):
+    _check(kind, order, 'sort')
     a = asarray(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
     if a.ndim == 0:
-        raise ValueError('Cannot sort a 0-d array; use axis=None')
-    rows, rebuild = _lanes(a, axis)
-    return rebuild([sorted(r, key=_key) for r in rows], a._dtype)
+        from paddle._bridge import AxisError
+        raise AxisError('axis %d is out of bounds for array of dimension 0' % axis)
+    ax = norm_axes(axis, a.ndim)[0]
+    if a.size == 0:
+        return a.copy()
+    return _back(F['sort'](_sortable(a), ax, False, True), a)
 
 
 def argsort(a, axis=-1, kind=None, order=None, stable=None):
+    _check(kind, order, 'argsort')
     a = asarray(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
     if a.ndim == 0:
         return from_python(0, D.int64)
-    rows, rebuild = _lanes(a, axis)
-    return rebuild([sorted(range(len(r)), key=lambda i, r=r: _key(r[i])) for r in rows], D.int64)
+    ax = norm_axes(axis, a.ndim)[0]
+    if a.size == 0:
+        from ._create import zeros
+        return zeros(a.shape, D.int64)
+    return wrap(F['argsort'](_sortable(a), ax, False, True), D.int64)
 
 
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, equal_nan=True):
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, equal_nan=True, sorted=True):
+    """np.unique on the registry's unique kernel (stable: return_index is each value's first
+    occurrence). numpy 2 merges all NaNs into one entry when equal_nan (the kernel keeps each
+    NaN separate, sorted last, so the NaN tail is folded here)."""
     a = asarray(ar)
     if axis is not None:
         raise NotImplementedError("np.unique(axis=...) is not supported by Skiff's numpy")
-    vals = a.reshape(-1).tolist()
-    order = sorted(range(len(vals)), key=lambda i: _key(vals[i]))
-    uniq, first, counts, inverse = [], [], [], [0] * len(vals)
-    for i in order:
-        v = vals[i]
-        same = uniq and (uniq[-1] == v or (equal_nan and v != v and uniq[-1] != uniq[-1]))
-        if not same:
-            uniq.append(v)
-            first.append(i)
-            counts.append(0)
-        counts[-1] += 1
-        inverse[i] = len(uniq) - 1
-    res = [from_python(uniq, a._dtype) if uniq else asarray([], a._dtype)]
-    if return_index:
-        res.append(from_python(first, D.int64) if first else asarray([], D.int64))
-    if return_inverse:
-        inv = from_python(inverse, D.int64) if inverse else asarray([], D.int64)
-        res.append(inv.reshape(a.shape) if a.ndim > 1 else inv)
-    if return_counts:
-        res.append(from_python(counts, D.int64) if counts else asarray([], D.int64))
+    flat = a.reshape(-1)
+    if flat.size == 0:
+        from ._create import zeros
+        res = [zeros((0,), a._dtype)] + [zeros((0,), D.int64) for f in (return_index, return_counts) if f]
+        if return_inverse:
+            res.insert(1 + bool(return_index), zeros(a.shape if a.ndim > 1 else (0,), D.int64))
+    else:
+        u, idx, inv, cnt = F['unique'](_sortable(flat), True, True, True, None, 'int64')
+        res = [_back(u, flat), wrap(idx, D.int64), wrap(inv, D.int64), wrap(cnt, D.int64)]
+        if equal_nan and a._dtype.kind == 'f':
+            res = _fold_nans(*res)
+        uq, idx, inv, cnt = res
+        if a.ndim > 1:
+            inv = inv.reshape(a.shape)
+        res = [uq] + [x for x, f in ((idx, return_index), (inv, return_inverse), (cnt, return_counts)) if f]
     return res[0] if len(res) == 1 else tuple(res)
+
+
+def _fold_nans(uq, idx, inv, cnt):
+    from ._reduce import sum
+    from ._ufuncs import isnan, minimum
+    m = int(sum(isnan(uq)))
+    if m <= 1:
+        return uq, idx, inv, cnt
+    k = uq.size - m   # the first NaN entry; the kernel's NaNs come after every number
+    total = int(sum(cnt[k:]))
+    cnt = cnt[:k + 1].copy()
+    cnt[k] = total
+    return uq[:k + 1].copy(), idx[:k + 1].copy(), minimum(inv, k), cnt
 
 
 def nonzero(a):
     a = asarray(a)
     if a.ndim == 0:
         raise ValueError('Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.')
-    flat = a.reshape(-1).tolist()
-    hits = [i for i, v in enumerate(flat) if v]
-    shape = a.shape
-    cols = [[] for _ in shape]
-    for i in hits:
-        for k in range(len(shape) - 1, -1, -1):
-            i, r = divmod(i, shape[k])
-            cols[k].append(r)
-    return tuple(from_python(c, D.int64) if c else asarray([], D.int64) for c in cols)
+    if a.size == 0:
+        from ._create import zeros
+        return tuple(zeros((0,), D.int64) for _ in a.shape)
+    t = a._t if a._dtype.kind == 'b' else F['not_equal'](a._t, 0)
+    pos = wrap(F['nonzero'](t), D.int64)   # [count, ndim], row-major order like numpy's
+    return tuple(pos[:, k].copy() for k in range(a.ndim))
 
 
 def flatnonzero(a):
@@ -94,23 +117,54 @@ def flatnonzero(a):
 
 
 def argwhere(a):
-    from ._manip import stack
     a = asarray(a)
-    cols = nonzero(a if a.ndim else a.reshape(1))
-    if not cols[0].size:
+    if a.ndim == 0:
+        a = a.reshape(1)
+        cols = nonzero(a)
+        from ._create import zeros
+        return zeros((cols[0].size, 0), D.int64)
+    if a.size == 0:
         from ._create import zeros
         return zeros((0, a.ndim), D.int64)
-    return stack(cols, axis=1)
+    t = a._t if a._dtype.kind == 'b' else F['not_equal'](a._t, 0)
+    return wrap(F['nonzero'](t), D.int64)
 
 
 def searchsorted(a, v, side='left', sorter=None):
-    import bisect
-    vals = asarray(a).tolist()
+    """On the registry's searchsorted kernel (binary search per value, int64 results). A float
+    sequence ending in NaN goes through Python's bisect: numpy treats NaN as equal to NaN there,
+    the kernel as above everything."""
+    if side not in ('left', 'right'):
+        raise ValueError("side must be 'left' or 'right' (got %r)" % (side,))
+    a = asarray(a)
+    if a.ndim != 1:
+        raise ValueError('object too deep for desired array' if a.ndim > 1 else 'object of too small depth for desired array')
     if sorter is not None:
-        vals = [vals[i] for i in asarray(sorter).tolist()]
-    f = bisect.bisect_left if side == 'left' else bisect.bisect_right
+        a = a[asarray(sorter, D.int64)]
     va = asarray(v)
-    if va.ndim == 0:
-        return D.int64.type(f(vals, va.item()))
-    return from_python([f(vals, x) for x in va.reshape(-1).tolist()], D.int64).reshape(va.shape)
+    d = D.result_type(a._dtype, va._dtype)
+    if d.kind == 'b' or d.storage in _NARROW:
+        d = D.int32
+    if a.size == 0 or va.size == 0:
+        from ._create import zeros
+        r = zeros(va.shape, D.int64)
+        return r if va.ndim else r[()]
+    if d.kind == 'f' and a[-1] != a[-1]:
+        return _searchsorted_py(a, va, side)
+    from ._array import cast_t
+    r = F['searchsorted'](cast_t(a._t, d), cast_t(reshape_t(va._t, [-1]) if va.ndim != 1 else va._t, d), False, side == 'right')
+    if va.ndim != 1:
+        r = reshape_t(r, list(va.shape))
+    return out(r, D.int64)
 
+
+def _searchsorted_py(a, va, side):
+    import bisect
+
+    def key(x):
+        return (1, 0.0) if x != x else (0, x)
+    vals = [key(x) for x in a.tolist()]
+    f = bisect.bisect_left if side == 'left' else bisect.bisect_right
+    if va.ndim == 0:
+        return D.int64.type(f(vals, key(va.item())))
+    return from_python([f(vals, key(x)) for x in va.reshape(-1).tolist()], D.int64).reshape(va.shape)

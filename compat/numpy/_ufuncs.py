@@ -9,7 +9,7 @@ from paddle import _table
 from paddle._bridge import bin as _bin, bins as _bins, un as _un
 from paddle.tensor import Tensor, _result
 
-from ._array import F, asarray, from_python, ndarray, out as _res, scalar0, wrap
+from ._array import F, asarray, fit, from_python, ndarray, out as _res, scalar0, wrap
 from ._scalars import generic
 
 _PY = (bool, int, float)
@@ -30,6 +30,22 @@ def _op_id(op):
 def _as(x, d):
     """ndarray x's tensor with storage dtype d (its own when the dtype already matches)."""
     return x._t if x._dtype is d or x._dtype.storage == d.storage else F['cast'](x._t, d.storage)
+
+
+# ops whose integer result can leave the operands' range: int16/uint16/uint32 results are wrapped
+_OVERFLOWS = frozenset(('add', 'subtract', 'multiply', 'elementwise_pow', 'floor_divide', 'remainder'))
+
+
+def _weak_int(v, d, kind):
+    """A Python int operand against integer dtype d: numpy 2 refuses one outside d's range for
+    arithmetic (OverflowError); a comparison is still exact, done in int64. Returns the dtype to
+    compute in."""
+    lo, hi = D.int_range(d)
+    if lo <= v <= hi:
+        return d
+    if kind == 'cmp' and -(1 << 63) <= v < (1 << 63):
+        return D.int64
+    raise OverflowError('Python integer %d out of bounds for %s' % (v, d.name))
 
 
 def binary(op, x, y, kind='arith'):
@@ -63,7 +79,11 @@ def binary(op, x, y, kind='arith'):
             raise TypeError('numpy boolean subtract/divide-like operations are not supported; use logical_xor or cast to int')
     rd = D.bool_ if kind == 'cmp' else d
     if kind == 'cmp' and d._storage is None:
-        d = D.wider_stored(d)   # int8 < uint8 compares in int32: exact, and the result is bool anyway
+        d = D.wider_stored(d)   # uint64 (no storage) compares in float64; the result is bool anyway
+    if d.kind in 'iu' and (tx is int or ty is int):
+        d = _weak_int(x if tx is int else y, d, kind)
+        if kind != 'cmp' and d is not rd:
+            rd = d
     xa, ya = type(x) is ndarray, type(y) is ndarray
     if not xa and not ya:
         x, xa = from_python(x, d), True
@@ -81,7 +101,10 @@ def binary(op, x, y, kind='arith'):
         ty_ = _as(y, d)
         r = _bins(_op_id(op) * 8 + _SCALAR_KIND[type(x)] + _REVERSED, ty_._h, x)
         shape = y.shape
-    return _finish(_result(r), rd, shape)
+    r = _result(r)
+    if rd.wrap is not None and op in _OVERFLOWS:
+        r = fit(r, rd)
+    return _finish(r, rd, shape)
 
 
 def _finish(t, d, shape):
@@ -155,7 +178,10 @@ def unary(op, x, kind='same'):
             return _res(F['full_like'](a._t, op == 'isfinite', 'bool'), D.bool_)
         return _finish(_result(_un(_op_id(op), a._t._h)), D.bool_, a.shape)
     t = _as(a, d)   # bound until the call returns (a dropped Tensor frees its handle)
-    return _finish(_result(_un(_op_id(op), t._h)), d, a.shape)
+    r = _result(_un(_op_id(op), t._h))
+    if d.wrap is not None and op in ('neg', 'abs', 'bitwise_not'):
+        r = fit(r, d)   # -(-32768) and abs(-32768) wrap to -32768 in int16, ~x of uint16 stays 16-bit
+    return _finish(r, d, a.shape)
 
 
 def _ufunc1(op, kind='same', name=None):
@@ -272,7 +298,7 @@ def invert(x, out=None, **kwargs):
     a = asarray(x)
     if a._dtype.kind == 'b':
         return _maybe_out(_res(F['logical_not'](a._t), D.bool_), out)
-    return _maybe_out(_res(F['bitwise_not'](a._t), a._dtype), out)
+    return _maybe_out(_res(fit(F['bitwise_not'](a._t), a._dtype), a._dtype), out)
 
 
 bitwise_not = invert

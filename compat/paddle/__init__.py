@@ -32,6 +32,7 @@ from . import optimizer, regularizer  # noqa: F401
 from . import io, metric, vision, hapi, callbacks  # noqa: F401
 from .hapi import Model  # noqa: F401
 from ._serialization import save, load  # noqa: F401  (Paddle's .pdparams/.pdopt pickle format)
+from ._summary import summary  # noqa: F401  (paddle.summary table; src/nn/summary.ts in TS)
 
 def disable_static(place=None):
     """Back to dynamic (eager) mode."""
@@ -65,6 +66,8 @@ _PROTECTED = ('to_tensor', 'Tensor', 'seed', 'grad', 'no_grad', 'enable_grad', '
               'dtype', 'float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'int64', 'bool')
 
 import sys as _sys  # noqa: E402
+# the incubate package first: install() then adds registry ops to its modules instead of shadowing them
+from . import incubate  # noqa: E402,F401  (incubate.nn.functional.fused_rms_norm)
 _ops.install(_sys.modules[__name__], _PROTECTED)
 from . import _reduce_api as _reduce_api  # noqa: E402  (linalg.norm, norm, quantile: hand-written bindings)
 _reduce_api.install(_sys.modules[__name__])
@@ -77,3 +80,5 @@ from . import _linalg_decomp_api as _linalg_decomp_api  # noqa: E402  (linalg.pc
 _linalg_decomp_api.install(_sys.modules[__name__])
 from . import _shape_api as _shape_api  # noqa: E402  (meshgrid(*args), repeat_interleave with int or tensor repeats)
 _shape_api.install(_sys.modules[__name__])
+from . import _matrix_api as _matrix_api  # noqa: E402  (atleast_1d/2d/3d(*inputs), Tensor.fill_diagonal_, amp.debugging)
+_matrix_api.install(_sys.modules[__name__])

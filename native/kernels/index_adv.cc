@@ -18,16 +18,6 @@ namespace {
 
 std::string op_of(const KernelCall& c) { return std::string(c.op); }
 
-// Index tensor values as int64 (dense), after checking the dtype.
-std::vector<int64_t> int_values(KernelCall& c, size_t i, const char* what) {
-  const Tensor& t = c.dense(i);
-  int64_t n = t.numel();
-  std::vector<int64_t> v((size_t)n);
-  if (t.dtype == DType::I64) { if (n) std::memcpy(v.data(), t.raw(), (size_t)n * 8); }
-  else if (t.dtype == DType::I32) { const int32_t* p = t.data<int32_t>(); for (int64_t k = 0; k < n; k++) v[k] = p[k]; }
-  else throw SkiffError(op_of(c) + ": " + what + " must be int32 or int64, got " + dtype_name(t.dtype));
-  return v;
-}
 
 // Wraps negative indices; throws naming the position, axis and size for anything out of range.
 void wrap_check(const KernelCall& c, int64_t& v, int64_t dim, int64_t axis, const std::vector<int64_t>& xshape, const char* what) {
@@ -90,7 +80,7 @@ void k_gather_nd(KernelCall& c) {
   std::vector<int64_t> expect(index.shape.begin(), index.shape.end() - 1);
   expect.insert(expect.end(), x.shape.begin() + k, x.shape.end());
   c.expect_out_shape(0, expect);
-  auto idx = int_values(c, 1, "index");
+  auto idx = c.int64_values(1, "index");
   const int64_t rows = k == 0 ? 0 : (int64_t)idx.size() / k;
   for (int64_t r = 0; r < rows; r++)
     for (int64_t j = 0; j < k; j++) wrap_check(c, idx[r * k + j], x.shape[j], j, x.shape, "index");
@@ -159,7 +149,7 @@ void k_index_put(KernelCall& c) {
       d += r;
     } else {
       if (d >= x.ndim()) throw SkiffError("index_put: too many indices for x " + shape_str(x.shape) + ": " + std::to_string(m) + " index tensors");
-      ids.push_back(int_values(c, i, "indices"));
+      ids.push_back(c.int64_values(i, "indices"));
       shapes.push_back(t.shape);
       d += 1;
     }

@@ -26,16 +26,6 @@ namespace {
 
 std::string op_of(const KernelCall& c) { return std::string(c.op); }
 
-// An int32/int64 index tensor as int64 values (dense, row-major).
-std::vector<int64_t> load_index(KernelCall& c, size_t i, const char* what) {
-  const Tensor& t = c.dense(i);
-  int64_t n = t.numel();
-  std::vector<int64_t> v((size_t)n);
-  if (t.dtype == DType::I64) { if (n) std::memcpy(v.data(), t.raw(), (size_t)n * 8); }
-  else if (t.dtype == DType::I32) { const int32_t* p = t.data<int32_t>(); for (int64_t k = 0; k < n; k++) v[k] = p[k]; }
-  else throw SkiffError(op_of(c) + ": " + what + " must be int32 or int64, got " + dtype_name(t.dtype));
-  return v;
-}
 
 // Checks (and, with neg_ok, wraps) one index against a dim of size `dim`.
 void check_index(const KernelCall& c, int64_t& v, int64_t dim, int64_t pos, int64_t axis, const std::vector<int64_t>& xshape, bool neg_ok) {
@@ -81,7 +71,7 @@ void k_scatter(KernelCall& c) {
   if (upd.shape != want && !(ir == 0 && upd.shape == rest))
     throw SkiffError("scatter: updates shape " + shape_str(upd.shape) + " must be " + shape_str(want) + " for index " + shape_str(index.shape) + " and x " + shape_str(x.shape));
   const bool overwrite = c.iattr(0) != 0;
-  auto idx = load_index(c, 1, "index");
+  auto idx = c.int64_values(1, "index");
   for (int64_t k = 0; k < n; k++) check_index(c, idx[k], x.shape[0], k, 0, x.shape, false);
   if (!overwrite && x.dtype == DType::Bool) throw SkiffError("scatter: overwrite=False adds updates, which bool tensors do not support");
   copy_into_out(c, 0);
@@ -142,7 +132,7 @@ void k_scatter_nd(KernelCall& c) {
     throw SkiffError(op_of(c) + ": updates shape " + shape_str(upd.shape) + " must be " + shape_str(want) + " (index.shape[:-1] + x.shape[" + std::to_string(k) + ":]) for index " +
                      shape_str(index.shape) + " and x " + shape_str(xs));
   if (o.dtype == DType::Bool) throw SkiffError(op_of(c) + ": bool tensors are not supported (updates are added)");
-  auto raw = load_index(c, has_x ? 1 : 0, "index");
+  auto raw = c.int64_values(has_x ? 1 : 0, "index");
   std::vector<int64_t> off((size_t)m, 0);
   for (int64_t r = 0; r < m; r++) {
     int64_t lin = 0;
@@ -203,7 +193,7 @@ void k_take_along_axis(KernelCall& c) {
                                  : (ind.shape[d] == 1 || ind.shape[d] == o.shape[d]) && (arr.shape[d] == 1 || arr.shape[d] >= o.shape[d]);
     if (!ok) throw SkiffError("take_along_axis: indices " + shape_str(ind.shape) + " and arr " + shape_str(arr.shape) + " do not give output " + shape_str(o.shape) + " along axis " + std::to_string(axis));
   }
-  auto idx = load_index(c, 1, "indices");
+  auto idx = c.int64_values(1, "indices");
   const int64_t dim = arr.shape[axis];
   for (size_t p = 0; p < idx.size(); p++) check_index(c, idx[p], dim, (int64_t)p, axis, arr.shape, true);
   const int64_t total = o.numel();
@@ -259,7 +249,7 @@ void k_put_along_axis(KernelCall& c) {
   }
   broadcast_strides(val, S, "put_along_axis");  // throws naming the op when values do not broadcast
   if (red != kAssign && arr.dtype == DType::Bool) throw SkiffError("put_along_axis: reduce needs a numeric dtype, got bool");
-  auto idx = load_index(c, 1, "indices");
+  auto idx = c.int64_values(1, "indices");
   const int64_t dim = arr.shape[axis];
   for (size_t p = 0; p < idx.size(); p++) check_index(c, idx[p], dim, (int64_t)p, axis, arr.shape, true);
   copy_into_out(c, 0);
@@ -338,7 +328,7 @@ void k_index_fill(KernelCall& c) {
   if (index.shape.size() > 1) throw SkiffError("index_fill: index must be 0-D or 1-D, got " + shape_str(index.shape));
   const double value = c.attr(1);
   if (!fits_dtype(x.dtype, value)) throw SkiffError("index_fill: value " + std::to_string(value) + " is out of range for " + dtype_name(x.dtype));
-  auto idx = load_index(c, 1, "index");
+  auto idx = c.int64_values(1, "index");
   const int64_t dim = x.shape[axis];
   for (size_t p = 0; p < idx.size(); p++) check_index(c, idx[p], dim, (int64_t)p, axis, x.shape, true);
   copy_into_out(c, 0);

@@ -27,18 +27,6 @@ void check_pair(KernelCall& c) {
   c.expect_out_dtype(0, x.dtype);
 }
 
-// The six dtypes these ops take (check_pair has rejected the others).
-template <typename F> void dispatch_products(DType d, const char* op, F&& f) {
-  switch (d) {
-    case DType::F32: f(float{}); return;
-    case DType::F64: f(double{}); return;
-    case DType::I32: f(int32_t{}); return;
-    case DType::I64: f(int64_t{}); return;
-    case DType::F16: f(f16{}); return;
-    case DType::BF16: f(bf16{}); return;
-    default: throw SkiffError(std::string(op) + ": unsupported dtype " + dtype_name(d));
-  }
-}
 
 // sum_i a[i] b[i] in A, with 8 independent partial sums so the loop vectorizes without
 // reassociation flags (and rounds better than one running sum).
@@ -61,7 +49,7 @@ void k_dot(KernelCall& c) {
   const int64_t rows = batched ? xi.shape[0] : 1, n = xi.shape.back();
   c.expect_out_shape(0, batched ? std::vector<int64_t>{rows} : std::vector<int64_t>{});
   const Tensor &x = c.dense(0), &y = c.dense(1);
-  dispatch_products(x.dtype, c.op, [&](auto tag) {
+  dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {
     using T = decltype(tag);
     using A = compute_t<T>;
     const T *px = x.data<T>(), *py = y.data<T>();
@@ -77,7 +65,7 @@ void k_outer(KernelCall& c) {
   const int64_t m = c.input(0).numel(), n = c.input(1).numel();
   c.expect_out_shape(0, {m, n});
   const Tensor &x = c.dense(0), &y = c.dense(1);
-  dispatch_products(x.dtype, c.op, [&](auto tag) {
+  dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {
     using T = decltype(tag);
     using A = compute_t<T>;
     const T *px = x.data<T>(), *py = y.data<T>();
@@ -121,7 +109,7 @@ void k_kron(KernelCall& c) {
   };
   const std::vector<int64_t> ox = offsets(xs, true, nx), oy = offsets(ys, false, ny);
   const Tensor &x = c.dense(0), &y = c.dense(1);
-  dispatch_products(x.dtype, c.op, [&](auto tag) {
+  dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {
     using T = decltype(tag);
     using A = compute_t<T>;
     const T *px = x.data<T>(), *py = y.data<T>();
@@ -149,7 +137,7 @@ void k_cross(KernelCall& c) {
   for (int64_t d = axis + 1; d < xi.ndim(); d++) inner *= xi.shape[d];
   if (outer * inner == 0) return;
   const Tensor &x = c.dense(0), &y = c.dense(1);
-  dispatch_products(x.dtype, c.op, [&](auto tag) {
+  dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {
     using T = decltype(tag);
     using A = compute_t<T>;
     const T *px = x.data<T>(), *py = y.data<T>();

@@ -87,36 +87,102 @@ void im2col_nhwc(const Conv& a, const T* xg, const nn::Strides4& xs, int64_t oh0
 
 // Depthwise (one input channel per output channel): a direct sliding window per output plane;
 // as GEMMs these would be Og x K = 1 x 9 products that cannot use the packed kernel.
+// Each task copies its input plane once into a zero-padded compute-type buffer, so the window
+// loop has no bounds tests; then every output row is one loop over ow with the taps inside it.
+// For the common 3x3 and 5x5 kernels the tap count is a template constant, so the taps unroll
+// and the ow loop vectorizes (SIMD over the output width, one fma per tap).
+template <int KH, int KW, typename A>
+inline void dw_row(const A* __restrict pp, int64_t wp, const A* __restrict w, A b, int64_t sw, int64_t dh, int64_t dw, int64_t ow_n,
+                   A* __restrict out) {
+  if (sw == 1) {
+    for (int64_t ow = 0; ow < ow_n; ow++) {
+      A s = b;
+      for (int i = 0; i < KH; i++)
+        for (int j = 0; j < KW; j++) s = std::fma(w[i * KW + j], pp[i * dh * wp + ow + j * dw], s);
+      out[ow] = s;
+    }
+  } else {
+    for (int64_t ow = 0; ow < ow_n; ow++) {
+      A s = b;
+      for (int i = 0; i < KH; i++)
+        for (int j = 0; j < KW; j++) s = std::fma(w[i * KW + j], pp[i * dh * wp + ow * sw + j * dw], s);
+      out[ow] = s;
+    }
+  }
+}
+
+template <typename A>
+inline void dw_row_any(const A* __restrict pp, int64_t wp, const A* __restrict w, A b, int64_t kh, int64_t kw, int64_t sw, int64_t dh,
+                       int64_t dw, int64_t ow_n, A* __restrict out) {
+  for (int64_t ow = 0; ow < ow_n; ow++) out[ow] = b;
+  for (int64_t i = 0; i < kh; i++)
+    for (int64_t j = 0; j < kw; j++) {
+      const A wv = w[i * kw + j];
+      const A* src = pp + i * dh * wp + j * dw;
+      if (sw == 1) for (int64_t ow = 0; ow < ow_n; ow++) out[ow] = std::fma(wv, src[ow], out[ow]);
+      else for (int64_t ow = 0; ow < ow_n; ow++) out[ow] = std::fma(wv, src[ow * sw], out[ow]);
+    }
+}
+
 template <typename T, typename A>
 void depthwise(const Conv& a, const T* X, const nn::Strides4& xs, const A* Wt, const A* bias, T* O) {
   const int64_t taps = a.kh * a.kw;
-  parallel_for(a.N * a.Cout, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, a.P * taps)), [&](int64_t b, int64_t e) {
-    A* acc = nn::scratch<A>(2, (size_t)a.OW);
+  // Padded plane: every window of every output position lies inside it.
+  const int64_t hp = std::max(a.H + a.pt, (a.OH - 1) * a.sh + (a.kh - 1) * a.dh + 1);
+  const int64_t wp = std::max(a.W + a.pl, (a.OW - 1) * a.sw + (a.kw - 1) * a.dw + 1);
+  constexpr bool direct = std::is_same_v<T, A>;
+  parallel_for(a.N * a.Cout, std::max<int64_t>(1, 65536 / std::max<int64_t>(1, a.P * taps)), [&](int64_t b, int64_t e) {
+    A* pp = nn::scratch<A>(2, (size_t)(hp * wp));
+    // Stride 1: the output plane is one flat sweep p = oh * wp + ow over the padded plane (the
+    // wp - OW columns between rows are computed and dropped), so small widths still fill whole
+    // vectors; the sweep stops at the last valid column, so reads stay inside the plane.
+    const bool flat = a.sh == 1 && a.sw == 1;
+    A* rowbuf = nn::scratch<A>(3, (size_t)(flat ? a.OH * wp : a.OW));
+    int64_t loaded = -1;  // the (n, input channel) now in pp: channel multipliers reuse it
     for (int64_t nc = b; nc < e; nc++) {
-      const int64_t n = nc / a.Cout, co = nc % a.Cout;
-      const T* xp = X + n * xs.n + (co / a.Og) * xs.c;
-      const A* w = Wt + co * taps;
-      for (int64_t oh = 0; oh < a.OH; oh++) {
-        for (int64_t ow = 0; ow < a.OW; ow++) acc[ow] = bias ? bias[co] : A(0);
-        for (int64_t i = 0; i < a.kh; i++) {
-          const int64_t ih = oh * a.sh - a.pt + i * a.dh;
-          if (ih < 0 || ih >= a.H) continue;
+      const int64_t n = nc / a.Cout, co = nc % a.Cout, ci = co / a.Og;
+      if (loaded != n * a.C + ci) {
+        loaded = n * a.C + ci;
+        const T* xp = X + n * xs.n + ci * xs.c;
+        for (int64_t r = 0; r < hp; r++) {
+          A* dst = pp + r * wp;
+          const int64_t ih = r - a.pt;
+          if (ih < 0 || ih >= a.H) { for (int64_t q = 0; q < wp; q++) dst[q] = A(0); continue; }
           const T* xr = xp + ih * xs.h;
-          for (int64_t j = 0; j < a.kw; j++) {
-            const A wv = w[i * a.kw + j];
-            const int64_t wofs = j * a.dw - a.pl;
-            int64_t lo, hi;
-            valid_cols(a, wofs, lo, hi);
-            if (a.sw == 1 && xs.w == 1) {
-              const T* src = xr + wofs;
-              for (int64_t ow = lo; ow < hi; ow++) acc[ow] += wv * Compute<T>::load(src[ow]);
-            } else {
-              for (int64_t ow = lo; ow < hi; ow++) acc[ow] += wv * Compute<T>::load(xr[(ow * a.sw + wofs) * xs.w]);
-            }
+          const int64_t w1 = std::min(wp, a.pl + a.W);
+          for (int64_t q = 0; q < a.pl; q++) dst[q] = A(0);
+          if (xs.w == 1) for (int64_t q = a.pl; q < w1; q++) dst[q] = Compute<T>::load(xr[q - a.pl]);
+          else for (int64_t q = a.pl; q < w1; q++) dst[q] = Compute<T>::load(xr[(q - a.pl) * xs.w]);
+          for (int64_t q = w1; q < wp; q++) dst[q] = A(0);
+        }
+      }
+      const A* w = Wt + co * taps;
+      const A bv = bias ? bias[co] : A(0);
+      if (flat) {
+        const int64_t n_flat = (a.OH - 1) * wp + a.OW;
+        if (a.kh == 3 && a.kw == 3) dw_row<3, 3, A>(pp, wp, w, bv, 1, a.dh, a.dw, n_flat, rowbuf);
+        else if (a.kh == 5 && a.kw == 5) dw_row<5, 5, A>(pp, wp, w, bv, 1, a.dh, a.dw, n_flat, rowbuf);
+        else dw_row_any<A>(pp, wp, w, bv, a.kh, a.kw, 1, a.dh, a.dw, n_flat, rowbuf);
+        for (int64_t oh = 0; oh < a.OH; oh++) {
+          const A* src = rowbuf + oh * wp;
+          if (a.channel_last) for (int64_t ow = 0; ow < a.OW; ow++) O[((n * a.OH + oh) * a.OW + ow) * a.Cout + co] = Compute<T>::store(src[ow]);
+          else {
+            T* dst = O + ((n * a.Cout + co) * a.OH + oh) * a.OW;
+            for (int64_t ow = 0; ow < a.OW; ow++) dst[ow] = Compute<T>::store(src[ow]);
           }
         }
-        if (a.channel_last) for (int64_t ow = 0; ow < a.OW; ow++) O[((n * a.OH + oh) * a.OW + ow) * a.Cout + co] = Compute<T>::store(acc[ow]);
-        else for (int64_t ow = 0; ow < a.OW; ow++) O[((n * a.Cout + co) * a.OH + oh) * a.OW + ow] = Compute<T>::store(acc[ow]);
+        continue;
+      }
+      for (int64_t oh = 0; oh < a.OH; oh++) {
+        const A* prow = pp + oh * a.sh * wp;
+        A* out = rowbuf;
+        if constexpr (direct) if (!a.channel_last) out = O + ((n * a.Cout + co) * a.OH + oh) * a.OW;
+        if (a.kh == 3 && a.kw == 3) dw_row<3, 3, A>(prow, wp, w, bv, a.sw, a.dh, a.dw, a.OW, out);
+        else if (a.kh == 5 && a.kw == 5) dw_row<5, 5, A>(prow, wp, w, bv, a.sw, a.dh, a.dw, a.OW, out);
+        else dw_row_any<A>(prow, wp, w, bv, a.kh, a.kw, a.sw, a.dh, a.dw, a.OW, out);
+        if (out != rowbuf) continue;
+        if (a.channel_last) for (int64_t ow = 0; ow < a.OW; ow++) O[((n * a.OH + oh) * a.OW + ow) * a.Cout + co] = Compute<T>::store(rowbuf[ow]);
+        else for (int64_t ow = 0; ow < a.OW; ow++) O[((n * a.Cout + co) * a.OH + oh) * a.OW + ow] = Compute<T>::store(rowbuf[ow]);
       }
     }
   });

@@ -129,11 +129,20 @@ void k_layer_norm(KernelCall& c) {
     parallel_for(left, std::max<int64_t>(1, 16384 / right), [&](int64_t r0, int64_t r1) {
       for (int64_t r = r0; r < r1; r++) {
         const T* xr = X + r * right;
-        double s = 0;
-        for (int64_t i = 0; i < right; i++) s += (double)Compute<T>::load(xr[i]);
+        // Eight partial sums per reduction: a single running sum is one dependent add per
+        // element (latency-bound, never vectorized without fast-math); eight vectorize.
+        double s8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s = 0;
+        int64_t i8 = 0;
+        for (; i8 + 8 <= right; i8 += 8)
+          for (int u = 0; u < 8; u++) s8[u] += (double)Compute<T>::load(xr[i8 + u]);
+        for (int64_t i = i8; i < right; i++) s += (double)Compute<T>::load(xr[i]);
+        for (int u = 0; u < 8; u++) s += s8[u];
         const double mean = s / (double)right;
-        double q = 0;
-        for (int64_t i = 0; i < right; i++) { const double d = (double)Compute<T>::load(xr[i]) - mean; q += d * d; }
+        double q8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, q = 0;
+        for (int64_t i = 0; i < i8; i += 8)
+          for (int u = 0; u < 8; u++) { const double d = (double)Compute<T>::load(xr[i + u]) - mean; q8[u] += d * d; }
+        for (int64_t i = i8; i < right; i++) { const double d = (double)Compute<T>::load(xr[i]) - mean; q += d * d; }
+        for (int u = 0; u < 8; u++) q += q8[u];
         const double var = q / (double)right;
         const A m = (A)mean, inv = (A)(1.0 / std::sqrt(var + eps));
         T* orow = O + r * right;

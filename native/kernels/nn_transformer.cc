@@ -31,8 +31,43 @@ namespace {
 
 using nn::S;
 
-constexpr int64_t QB = 64;   // query rows per task
+constexpr int64_t QB = 128;  // query rows per task
 constexpr int64_t KB = 128;  // keys per block: scores tile QB x KB stays in L2 with the k/v blocks
+
+// Row max and exp-and-sum over LANES independent partial results: a single running max or
+// sum is a serial dependency chain the compiler may not reorder (no -ffast-math here); lanes
+// make both loops vector operations. NaN scores reach the output through exp and the sum.
+constexpr int64_t LANES = 16;
+
+template <typename A>
+inline A row_max(const A* s, int64_t n) {
+  A part[LANES];
+  for (int64_t u = 0; u < LANES; u++) part[u] = -std::numeric_limits<A>::infinity();
+  int64_t j = 0;
+  for (; j + LANES <= n; j += LANES)
+    for (int64_t u = 0; u < LANES; u++) part[u] = s[j + u] > part[u] ? s[j + u] : part[u];
+  for (; j < n; j++) part[0] = s[j] > part[0] ? s[j] : part[0];
+  A mx = part[0];
+  for (int64_t u = 1; u < LANES; u++) mx = part[u] > mx ? part[u] : mx;
+  return mx;
+}
+
+// s[j] = exp(s[j] - mx); returns the sum.
+template <typename A>
+inline A exp_sum(A* s, int64_t n, A mx) {
+  A part[LANES] = {};
+  int64_t j = 0;
+  for (; j + LANES <= n; j += LANES)
+    for (int64_t u = 0; u < LANES; u++) {
+      const A e = vm::exp_(s[j + u] - mx);
+      s[j + u] = e;
+      part[u] += e;
+    }
+  for (; j < n; j++) { s[j] = vm::exp_(s[j] - mx); part[0] += s[j]; }
+  A sum = 0;
+  for (int64_t u = 0; u < LANES; u++) sum += part[u];
+  return sum;
+}
 
 template <typename T>
 void sdpa_impl(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* mask, Tensor& o, bool causal, double scale) {
@@ -94,16 +129,16 @@ void sdpa_impl(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* 
             for (int64_t j = 0; j < nj; j++) s[j] += Compute<T>::load(MF[mrow + (j0 + j) * ms[3]]);
           }
           if (causal) for (int64_t j = std::max<int64_t>(0, gi + 1 - j0); j < nj; j++) s[j] = -inf;
-          A mx = m[i];
-          for (int64_t j = 0; j < nj; j++) mx = s[j] > mx ? s[j] : mx;
-          if (mx == -inf) {  // nothing visible in this row yet: the block adds nothing
-            for (int64_t j = 0; j < nj; j++) s[j] = A(0);
+          const A mx = std::max(m[i], row_max(s, nj));
+          if (mx == -inf) {  // nothing visible in this row yet: the block adds nothing (a NaN score poisons the row)
+            for (int64_t j = 0; j < nj; j++) {
+              if (s[j] != s[j]) l[i] = s[j];
+              s[j] = A(0);
+            }
             continue;
           }
           const A corr = vm::exp_(m[i] - mx);
-          for (int64_t j = 0; j < nj; j++) s[j] = vm::exp_(s[j] - mx);
-          A sum = 0;
-          for (int64_t j = 0; j < nj; j++) sum += s[j];
+          const A sum = exp_sum(s, nj, mx);
           l[i] = l[i] * corr + sum;
           m[i] = mx;
           if (corr != A(1)) {

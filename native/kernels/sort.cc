@@ -110,17 +110,6 @@ void for_each_lane(const Tensor& x, const Lanes& l, const F& f) {
   });
 }
 
-template <typename F> void dispatch_sortable(DType d, const char* op, F&& f) {
-  switch (d) {
-    case DType::F32: f(float{}); return;
-    case DType::F64: f(double{}); return;
-    case DType::I32: f(int32_t{}); return;
-    case DType::I64: f(int64_t{}); return;
-    case DType::F16: f(f16{}); return;
-    case DType::BF16: f(bf16{}); return;
-    default: throw SkiffError(std::string(op) + ": unsupported dtype " + dtype_name(d));
-  }
-}
 
 bool flag(const KernelCall& c, size_t i, const char* name) {
   const double v = c.attr(i);
@@ -145,7 +134,7 @@ void k_argsort(KernelCall& c) {
   const Tensor& x = c.dense(0);
   int64_t* idx = c.output(1).data<int64_t>();
   const bool few_lanes = l.count() < num_threads();
-  dispatch_sortable(x.dtype, c.op, [&](auto tag) {
+  dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {
     using T = decltype(tag);
     using K = compute_t<T>;
     const T* px = x.data<T>();
@@ -187,7 +176,7 @@ void k_topk(KernelCall& c) {
   if (k == 0) return;
   const Tensor& x = c.dense(0);
   int64_t* idx = c.output(1).data<int64_t>();
-  dispatch_sortable(x.dtype, c.op, [&](auto tag) {
+  dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {
     using T = decltype(tag);
     using K = compute_t<T>;
     const T* px = x.data<T>();
@@ -230,7 +219,7 @@ void k_kthvalue(KernelCall& c) {
   c.expect_out_dtype(1, DType::I64);
   const Tensor& x = c.dense(0);
   int64_t* idx = c.output(1).data<int64_t>();
-  dispatch_sortable(x.dtype, c.op, [&](auto tag) {
+  dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {
     using T = decltype(tag);
     using K = compute_t<T>;
     const T* px = x.data<T>();

@@ -23,18 +23,6 @@
 namespace skiff {
 namespace {
 
-template <typename F> void dispatch_values(DType d, const char* op, F&& f) {
-  switch (d) {
-    case DType::F32: f(float{}); return;
-    case DType::F64: f(double{}); return;
-    case DType::I32: f(int32_t{}); return;
-    case DType::I64: f(int64_t{}); return;
-    case DType::F16: f(f16{}); return;
-    case DType::BF16: f(bf16{}); return;
-    default:
-      throw SkiffError(std::string(op) + ": expected a float16, bfloat16, float32, float64, int32 or int64 input, got " + dtype_name(d));
-  }
-}
 
 struct View { int64_t outer = 1, n = 0, inner = 1, axis = -1; };  // axis -1: flattened
 
@@ -140,7 +128,7 @@ View check_unique(KernelCall& c, bool ret_index, bool ret_inverse, bool ret_coun
   const size_t n_out = 1 + (ret_index ? 1 : 0) + (ret_inverse ? 1 : 0) + (ret_counts ? 1 : 0);
   c.expect_outputs(n_out);
   const Tensor& x = c.input(0);
-  dispatch_values(x.dtype, c.op, [](auto) {});
+  dispatch_float_i32_i64(x.dtype, c.op, "x", [](auto) {});
   const View v = view_of(c, x, axis);
   int next = 1;
   if (ret_index) sl.index = next++;
@@ -161,7 +149,7 @@ void k_unique(KernelCall& c) {
   Slots sl;
   const View v = check_unique(c, c.attr(0) != 0, c.attr(1) != 0, c.attr(2) != 0, c.attr(3), sl);
   const Tensor& x = c.dense(0);
-  dispatch_values(x.dtype, c.op, [&](auto tag) {
+  dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {
     using T = decltype(tag);
     const auto rows = make_rows<T>(x, v);
     std::vector<int64_t> order((size_t)v.n);
@@ -176,7 +164,7 @@ void k_unique_consecutive(KernelCall& c) {
   Slots sl;
   const View v = check_unique(c, false, c.attr(0) != 0, c.attr(1) != 0, c.attr(2), sl);
   const Tensor& x = c.dense(0);
-  dispatch_values(x.dtype, c.op, [&](auto tag) {
+  dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {
     using T = decltype(tag);
     const auto rows = make_rows<T>(x, v);
     std::vector<int64_t> order((size_t)v.n);
@@ -215,7 +203,7 @@ void k_bincount(KernelCall& c) {
   const int64_t chunks = std::max<int64_t>(1, (n + kBinChunk - 1) / kBinChunk);
   const int64_t per = (n + chunks - 1) / chunks;
   int64_t len = minlength;
-  dispatch_values(x.dtype, c.op, [&](auto xt) {
+  dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto xt) {
     using X = decltype(xt);
     if constexpr (std::is_integral_v<X>) {
       const X* px = x.data<X>();
@@ -255,7 +243,7 @@ void k_bincount(KernelCall& c) {
       };
       if (!weighted) { count(int64_t{}, [](int64_t) { return int64_t(1); }); return; }
       const Tensor& w = c.dense(1);
-      dispatch_values(w.dtype, c.op, [&](auto wt) {
+      dispatch_float_i32_i64(w.dtype, c.op, "x", [&](auto wt) {
         using W = decltype(wt);
         if constexpr (std::is_same_v<W, f16> || std::is_same_v<W, bf16>) {
           throw SkiffError("bincount: weights must be float32, float64, int32 or int64");

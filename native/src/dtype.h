@@ -128,6 +128,20 @@ template <typename F> auto dispatch_float(DType d, const char* op, F&& f) {
     default: throw SkiffError(std::string(op) + ": expected a floating dtype, got " + dtype_name(d));
   }
 }
+// The floating types and int32/int64 (sorting, searching, products, unique): the others raise
+// naming the op and `what` (e.g. "x").
+template <typename F> void dispatch_float_i32_i64(DType d, const char* op, const char* what, F&& f) {
+  switch (d) {
+    case DType::F32: f(float{}); return;
+    case DType::F64: f(double{}); return;
+    case DType::I32: f(int32_t{}); return;
+    case DType::I64: f(int64_t{}); return;
+    case DType::F16: f(f16{}); return;
+    case DType::BF16: f(bf16{}); return;
+    default:
+      throw SkiffError(std::string(op) + ": " + what + " must be float16, bfloat16, float32, float64, int32 or int64, got " + dtype_name(d));
+  }
+}
 // Numeric types (everything but bool).
 template <typename F> auto dispatch_numeric(DType d, const char* op, F&& f) {
   if (d == DType::Bool) throw SkiffError(std::string(op) + ": bool input is not supported");

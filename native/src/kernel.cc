@@ -1,3 +1,4 @@
+#include <cstring>
 #include "kernel.h"
 #include <cmath>
 #include <unordered_map>
@@ -65,6 +66,15 @@ const Tensor& KernelCall::dense(size_t i) {
   if (dense_cache_.size() < in.size()) dense_cache_.resize(in.size());
   if (!dense_cache_[i]) dense_cache_[i] = contiguous(in[i]);
   return *dense_cache_[i];
+}
+std::vector<int64_t> KernelCall::int64_values(size_t i, const char* what) {
+  const Tensor& t = dense(i);
+  int64_t n = t.numel();
+  std::vector<int64_t> v((size_t)n);
+  if (t.dtype == DType::I64) { if (n) std::memcpy(v.data(), t.raw(), (size_t)n * 8); }
+  else if (t.dtype == DType::I32) { const int32_t* p = t.data<int32_t>(); for (int64_t k = 0; k < n; k++) v[k] = p[k]; }
+  else throw SkiffError(std::string(op) + ": " + what + " must be int32 or int64, got " + dtype_name(t.dtype));
+  return v;
 }
 double KernelCall::attr(size_t i) const {
   if (i >= attrs.size()) throw SkiffError(std::string(op) + ": missing attribute #" + std::to_string(i));

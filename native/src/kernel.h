@@ -30,6 +30,9 @@ struct KernelCall {
   const Tensor& dense(size_t i);
   double attr(size_t i) const;
   int64_t iattr(size_t i) const;  // checked integral attribute
+  // Input i, an int32 or int64 index tensor, as int64 values in row-major order; any other
+  // dtype raises naming the op and `what` ("index").
+  std::vector<int64_t> int64_values(size_t i, const char* what);
 
   void expect_inputs(size_t n) const;
   void expect_outputs(size_t n) const;

@@ -3,7 +3,8 @@
 // here, builtin.set_parameter the updates, builtin.host_call host nodes, pd_op.fetch the outputs
 // (by column); every other pd_op is a node with its registry attributes and flattened inputs
 // (variadic lists from builtin.combine inline; list outputs unpacked through builtin.split).
-// Unknown (-1) dims become fresh symbols, bound at run time like any other.
+// Unknown (-1) dims become fresh symbols, bound at run time like any other. shape.tie_product_equal
+// ops become the graph's constraints, checked when a run binds the symbols (specialize.ts).
 import { native } from '../native.js';
 import type { Attrs } from '../ops/types.js';
 import { DTYPE_CODE, type DType } from '../tensor/dtype.js';
@@ -11,7 +12,8 @@ import { encodeValues } from '../tensor/creation.js';
 import { type Dim, sym } from '../tensor/shape.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Operation, Program, Value } from '../pir/index.js';
-import { flatInputs, hasListOutput, pdAttrs } from '../pir/index.js';
+import { flatInputs, hasListOutput, pdAttrs, TIE_PRODUCT_EQUAL } from '../pir/index.js';
+import type { ShapeConstraint } from '../tensor/sym_expr.js';
 import { type ExecGraph, type ExecNode, type ExecUpdate, type ExecValue, HOST_CALL } from './graph.js';
 import { lowerRegionOp } from './region_hook.js';
 import type { HostFn } from './types.js';
@@ -69,6 +71,7 @@ export function fromPir(program: Program): PirExecGraph {
   const params: number[] = [], paramNames: string[] = [], byName = new Map<string, number>();
   const constantIds: number[] = [], constants: Tensor[] = [];
   const nodes: ExecNode[] = [], updates: ExecUpdate[] = [];
+  const constraints: ShapeConstraint[] = [];
   const fetched: { col: number; name: string; id: number }[] = [];
   const str = (op: Operation, name: string): string => {
     const a = op.attr(name);
@@ -121,6 +124,12 @@ export function fromPir(program: Program): PirExecGraph {
         break;
       }
       case 'builtin.combine': break;  // read through flatInputs by the consumer
+      case TIE_PRODUCT_EQUAL: {
+        const [l, r] = [op.attr('lhs'), op.attr('rhs')];
+        if (l?.kind !== 'shape' || r?.kind !== 'shape') throw new Error(`fromPir: "${op.name}" needs shape attributes 'lhs' and 'rhs'`);
+        constraints.push({ lhs: l.value, rhs: r.value });
+        break;
+      }
       case 'builtin.split': {
         const els = vectors.get(op.operand(0)!);
         if (!els) throw new Error('fromPir: builtin.split of a value that is not a list output');
@@ -149,7 +158,7 @@ export function fromPir(program: Program): PirExecGraph {
   }
   fetched.sort((a, b) => a.col - b.col);
   return {
-    graph: { values, inputs, params: [...params, ...constantIds], updates, nodes, outputs: fetched.map((f) => f.id) },
+    graph: { values, inputs, params: [...params, ...constantIds], updates, nodes, outputs: fetched.map((f) => f.id), ...(constraints.length ? { constraints } : {}) },
     feeds, params: paramNames, constants, fetches: fetched.map((f) => f.name), hostFns,
   };
 }

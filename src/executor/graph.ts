@@ -19,6 +19,7 @@ import { resolveAttrs } from '../ops/dispatch.js';
 import type { Attrs, TensorMeta } from '../ops/types.js';
 import type { DType } from '../tensor/dtype.js';
 import { type Shape, shapeStr } from '../tensor/shape.js';
+import { constraintStr, type ShapeConstraint, symbolsOf } from '../tensor/sym_expr.js';
 
 /** The op of a host-call node: attrs `{ callee }` names a function given to compile() in `hostFns`. */
 export const HOST_CALL = 'skiff.host_call';
@@ -38,6 +39,8 @@ export interface ExecGraph {
   readonly updates?: readonly ExecUpdate[];
   readonly nodes: readonly ExecNode[];
   readonly outputs: readonly number[];
+  /** Shape constraints between symbols (product(lhs) == product(rhs)), checked when a run binds them. */
+  readonly constraints?: readonly ShapeConstraint[];
 }
 
 /** Where a value comes from. */
@@ -99,6 +102,13 @@ export function checkGraph(g: ExecGraph): GraphInfo {
     n.outputs.forEach((id, i) => define(id, { kind: 'node', node: k, output: i }, `${what} output ${i}`));
   });
   g.outputs.forEach((id, i) => { need(id, `output ${i}`); if (!producer.has(id)) throw new Error(`ExecGraph: output ${i} (${valueName(id)}) is never defined`); });
+  (g.constraints ?? []).forEach((c, i) => {
+    if (!Array.isArray(c?.lhs) || !Array.isArray(c?.rhs)) throw new Error(`ExecGraph: constraint ${i} needs lhs and rhs dim lists`);
+    // Parsing every dim here makes a malformed expression fail at compile(), not mid-run.
+    for (const d of [...c.lhs, ...c.rhs]) {
+      try { symbolsOf(d); } catch (e) { throw new Error(`ExecGraph: constraint ${i}: ${(e as Error).message}`); }
+    }
+  });
   const updateOf = new Map<number, number>();
   for (const u of g.updates ?? []) {
     if (producer.get(u.param)?.kind !== 'param') throw new Error(`ExecGraph: update target ${valueName(u.param)} is not a param`);
@@ -122,6 +132,7 @@ export function formatGraph(g: ExecGraph): string {
     const attrs = Object.entries(n.attrs ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
     lines.push(`  ${n.outputs.map(valueName).join(', ')} = ${n.op}(${n.inputs.map((i) => (i === null ? 'None' : valueName(i))).join(', ')})${attrs ? ` {${attrs}}` : ''}`);
   }
+  for (const c of g.constraints ?? []) lines.push(`  constraint ${constraintStr(c)}`);
   lines.push(`  return ${g.outputs.map(valueName).join(', ')}`, '}');
   return lines.join('\n');
 }

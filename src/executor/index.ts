@@ -14,3 +14,4 @@ export { fromPir } from './from_pir.js';
 export type { PirExecGraph } from './from_pir.js';
 export type { HostFn, Instr, LoweredProgram, PlanStats, Slot } from './types.js';
 export { runRegionCounters } from './control_flow.js';
+export { decodeAttrs, formatLowered } from './format.js';

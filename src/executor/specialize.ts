@@ -6,6 +6,7 @@ import { resolveAttrs } from '../ops/dispatch.js';
 import type { Attrs, OpDef, TensorMeta } from '../ops/types.js';
 import type { DType } from '../tensor/dtype.js';
 import { type Dim, isStatic, type Shape, shapeStr } from '../tensor/shape.js';
+import { constraintHolds, constraintStr, evalDim, evalProduct, type ShapeConstraint, symbolsOf } from '../tensor/sym_expr.js';
 import { type GraphInfo, HOST_CALL, nodeName, valueName } from './graph.js';
 
 /** A concrete tensor meta; `strides` is null when the tensor is contiguous. */
@@ -21,57 +22,8 @@ export interface Specialized {
   readonly symbols: ReadonlyMap<string, number>;
 }
 
-// ---- symbolic dim expressions: numbers, names, + - * // and parentheses (SymDim.expr) ----
-
-type Tok = { t: 'num'; v: number } | { t: 'name'; v: string } | { t: 'op'; v: string };
-
-function tokenize(s: string): Tok[] {
-  const out: Tok[] = [];
-  const re = /\s*(?:(\d+)|([A-Za-z_]\w*)|(\/\/|[-+*()]))/y;
-  let m: RegExpExecArray | null;
-  while (re.lastIndex < s.length && (m = re.exec(s))) {
-    if (m[1] !== undefined) out.push({ t: 'num', v: Number(m[1]) });
-    else if (m[2] !== undefined) out.push({ t: 'name', v: m[2] });
-    else out.push({ t: 'op', v: m[3] });
-  }
-  if (re.lastIndex < s.trimEnd().length) throw new Error(`cannot read symbolic dim '${s}'`);
-  return out;
-}
-
-/** Value of a symbolic dim under `env`, or undefined when it uses an unbound symbol. */
-export function evalDim(d: Dim, env: ReadonlyMap<string, number>): number | undefined {
-  if (typeof d === 'number') return d;
-  const toks = tokenize(d.expr);
-  let i = 0;
-  const atom = (): number | undefined => {
-    const t = toks[i++];
-    if (!t) throw new Error(`truncated symbolic dim '${d.expr}'`);
-    if (t.t === 'num') return t.v;
-    if (t.t === 'name') return env.get(t.v);
-    if (t.v === '(') { const v = sum(); if (toks[i++]?.v !== ')') throw new Error(`unbalanced '(' in '${d.expr}'`); return v; }
-    if (t.v === '-') { const v = atom(); return v === undefined ? undefined : -v; }
-    throw new Error(`unexpected '${t.v}' in symbolic dim '${d.expr}'`);
-  };
-  const product = (): number | undefined => {
-    let v = atom();
-    while (toks[i]?.t === 'op' && (toks[i].v === '*' || toks[i].v === '//')) {
-      const op = toks[i++].v, r = atom();
-      v = v === undefined || r === undefined ? undefined : op === '*' ? v * r : Math.floor(v / r);
-    }
-    return v;
-  };
-  const sum = (): number | undefined => {
-    let v = product();
-    while (toks[i]?.t === 'op' && (toks[i].v === '+' || toks[i].v === '-')) {
-      const op = toks[i++].v, r = product();
-      v = v === undefined || r === undefined ? undefined : op === '+' ? v + r : v - r;
-    }
-    return v;
-  };
-  const v = sum();
-  if (i !== toks.length) throw new Error(`cannot read symbolic dim '${d.expr}'`);
-  return v;
-}
+// evalDim moved to src/tensor/sym_expr.ts (the PIR shape analysis uses it too); re-exported here.
+export { evalDim };
 
 const isName = (d: Dim): boolean => typeof d !== 'number' && /^[A-Za-z_]\w*$/.test(d.expr);
 
@@ -99,6 +51,15 @@ function bindShape(declared: Shape, actual: readonly number[], env: Map<string, 
   return deferred;
 }
 
+function checkConstraint(c: ShapeConstraint, env: ReadonlyMap<string, number>, origin: ReadonlyMap<string, string>): void {
+  if (constraintHolds(c, env) !== false) return;
+  const sideStr = (ds: readonly Dim[]): string => ds.map(String).join('*') || '1';
+  const syms = [...new Set([...c.lhs, ...c.rhs].flatMap(symbolsOf))];
+  const bound = syms.map((n) => `${n} = ${env.get(n)} (from ${origin.get(n) ?? 'a value'})`).join(', ');
+  throw new Error(`executor: shape constraint ${constraintStr(c)} does not hold: ${sideStr(c.lhs)} = ${evalProduct(c.lhs, env)}, ` +
+    `${sideStr(c.rhs)} = ${evalProduct(c.rhs, env)}; ${bound}`);
+}
+
 /** Concrete metas for one run; throws naming the input/node on any mismatch. */
 export function specialize(info: GraphInfo, inputs: readonly BoundMeta[], params: readonly BoundMeta[]): Specialized {
   const g = info.graph;
@@ -118,6 +79,9 @@ export function specialize(info: GraphInfo, inputs: readonly BoundMeta[], params
   };
   bindAll(g.inputs, inputs, 'input');
   bindAll(g.params, params, 'param');
+  // The program's shape constraints, before anything is inferred or lowered: a violation names
+  // the constraint, each side's value and where every symbol was bound.
+  for (const c of g.constraints ?? []) checkConstraint(c, env, origin);
   for (const check of deferred) check();
 
   const defs: (OpDef | null)[] = [], attrs: Attrs[] = [];

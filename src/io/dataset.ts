@@ -76,6 +76,19 @@ export class ComposeDataset extends Dataset<unknown[]> {
   __len__(): number { return this.datasets[0].__len__(); }
 }
 
+/** Iterates several iterable datasets one after the other. */
+export class ChainDataset<T = Sample> extends IterableDataset<T> {
+  readonly datasets: IterableDataset<T>[];
+  constructor(datasets: readonly IterableDataset<T>[]) {
+    super();
+    datasets.forEach((d, i) => {
+      if (!(d instanceof IterableDataset)) throw new TypeError(`ChainDataset: datasets[${i}] is not an IterableDataset`);
+    });
+    this.datasets = [...datasets];
+  }
+  *[Symbol.iterator](): Iterator<T> { for (const d of this.datasets) yield* d as Iterable<T>; }
+}
+
 /** Several map-style datasets one after the other. */
 export class ConcatDataset<T = Sample> extends Dataset<T> {
   constructor(readonly datasets: readonly Dataset<T>[]) { super(); }

@@ -17,3 +17,5 @@ export { SimpleRNNCell, LSTMCell, GRUCell, RNN, BiRNN, SimpleRNN, LSTM, GRU } fr
 export { Bilinear, ParameterList, Dropout2D, Dropout3D, AlphaDropout, Pad1D, Pad2D, Pad3D, MaxPool1D, MaxPool3D, AvgPool1D, AvgPool3D,
   bilinear, dropout2d, dropout3d, alpha_dropout } from './layers_extra.js';
 export { summary } from './summary.js';
+export { Unfold, Fold } from './layers_im2col.js';
+export { FractionalMaxPool2D, FractionalMaxPool3D } from './layers_pool_frac.js';

@@ -1,12 +1,9 @@
 // LayerNorm and BatchNorm1D/2D. Batch norm in training mode normalises with the batch's
-// statistics and writes the updated running statistics (the op's outputs 1 and 2) into the
-// `_mean` / `_variance` buffers in place, as Paddle's layer does.
-import { callOp } from '../ops/api.js';
-import { getOp } from '../ops/registry.js';
-import { resolveAttrs, runOpDef, type TensorLike } from '../ops/dispatch.js';
-import { set_item } from '../ops/setitem.js';
-import { normPublic } from '../ops/defs/nn_norm.js';
-import { scope, Tensor } from '../tensor/tensor.js';
+// statistics and writes the updated running statistics into the `_mean` / `_variance` buffers
+// in place, as Paddle's layer does (F.batch_norm does the writing: batch_norm_api).
+import type { TensorLike } from '../ops/dispatch.js';
+import { batch_norm_api, normPublic } from '../ops/defs/nn_norm.js';
+import type { Tensor } from '../tensor/tensor.js';
 import { Constant } from './initializer.js';
 import { Layer, type ParamAttrLike } from './layer.js';
 
@@ -41,18 +38,8 @@ class BatchNormBase extends Layer {
   }
 
   override forward(x: TensorLike): TensorLike {
-    const def = getOp('batch_norm');
-    const attrs = { training: this.training, momentum: this.momentum, epsilon: this.epsilon, data_format: this.data_format, use_global_stats: this.use_global_stats };
-    const updates = this.training && this.use_global_stats !== true;
-    if (!updates || !(x instanceof Tensor)) return callOp(def, [x, this._mean, this._variance, this.weight, this.bias, attrs]) as TensorLike;
-    const [out, mean, variance] = runOpDef(def, [x, this._mean, this._variance, this.weight, this.bias], resolveAttrs(def, attrs)) as Tensor[];
-    scope(() => {
-      set_item(this._mean, '...', mean);
-      set_item(this._variance, '...', variance);
-      mean.dispose();
-      variance.dispose();
-    });
-    return out;
+    return batch_norm_api(x, this._mean, this._variance, this.weight, this.bias,
+      { training: this.training, momentum: this.momentum, epsilon: this.epsilon, data_format: this.data_format, use_global_stats: this.use_global_stats }) as TensorLike;
   }
   override extra_repr(): string { return `num_features=${this.num_features}, momentum=${this.momentum}, epsilon=${this.epsilon}, data_format=${this.data_format}`; }
 }

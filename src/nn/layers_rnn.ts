@@ -159,9 +159,10 @@ export class GRUCell extends RNNCellBase {
  * behaviour, which Paddle's LSTM/GRU/SimpleRNN use). Reverse runs t = T-1 .. 0, which is Paddle's
  * reverse-the-padded-sequence scheme written without the two flips.
  */
-function runCell(cell: RNNCellBase, x: TensorLike, state: State, mask: TensorLike[] | null, reverse: boolean, zeroPadded: boolean): [TensorLike, State] {
+function runCell(cell: Cell, x: TensorLike, state: State, mask: TensorLike[] | null, reverse: boolean, zeroPadded: boolean): [TensorLike, State] {
   const T = shapeOf(x)[0];
-  if (T === 0) throw new RangeError(`${cell.layerName}: the input sequence is empty (0 time steps)`);
+  if (T === 0) throw new RangeError(`${cell.constructor.name}: the input sequence is empty (0 time steps)`);
+  if (!builtin(cell)) return runUserCell(cell, x, state, mask, reverse);
   const steps = ops('unbind', [cell.project(x), 0]);
   const outs = new Array<TensorLike>(T);
   for (let k = 0; k < T; k++) {
@@ -179,6 +180,32 @@ function runCell(cell: RNNCellBase, x: TensorLike, state: State, mask: TensorLik
   return [op('stack', [outs, 0]), state];
 }
 
+/** A cell for RNN / BiRNN: a built-in one, or any Layer with forward(inputs, states) → [outputs, new_states] (and state_shape, unless initial states are given). */
+export type Cell = RNNCellBase | (Layer & { state_shape?: number[] | number[][]; input_size?: number });
+
+/** The built-in cells run the projected fast path; a subclass overriding forward runs as written. */
+const builtin = (cell: Cell): cell is RNNCellBase => cell instanceof RNNCellBase && cell.forward === RNNCellBase.prototype.forward;
+
+function blend(now: unknown, old: unknown, m: TensorLike, keep: TensorLike): unknown {
+  if (Array.isArray(now)) return now.map((n, i) => blend(n, (old as unknown[])[i], m, keep));
+  return op('add', [op('multiply', [now, m]), op('multiply', [old, keep])]);
+}
+
+/** A user's cell: cell.call(x_t, states) per step, whatever structure its states have. */
+function runUserCell(cell: Cell, x: TensorLike, state: unknown, mask: TensorLike[] | null, reverse: boolean): [TensorLike, State] {
+  const T = shapeOf(x)[0];
+  const steps = ops('unbind', [x, 0]);
+  const outs = new Array<TensorLike>(T);
+  for (let k = 0; k < T; k++) {
+    const t = reverse ? T - 1 - k : k;
+    let [y, next] = cell.call(steps[t], state) as [TensorLike, unknown];
+    if (mask) next = blend(next, state, mask[t], op('scale', [mask[t], { scale: -1, bias: 1 }]));
+    state = next;
+    outs[t] = y;
+  }
+  return [op('stack', [outs, 0]), state as State];
+}
+
 /** [T, B, 1] float masks from sequence_length [B] (int32/int64), one per step. */
 function stepMasks(who: string, seqLen: TensorLike | null, T: number, B: number, dtype: string): TensorLike[] | null {
   if (seqLen === null || seqLen === undefined) return null;
@@ -190,14 +217,21 @@ function stepMasks(who: string, seqLen: TensorLike | null, T: number, B: number,
   return ops('unbind', [op('unsqueeze', [op('cast', [valid, dtype]), [2]]), 0]);
 }
 
-function checkSeq(who: string, x: TensorLike, inputSize: number): void {
+function checkSeq(who: string, x: TensorLike, inputSize: number | undefined): void {
   const s = shapeOf(x);
-  if (s.length !== 3 || s[2] !== inputSize) throw new RangeError(`${who}: inputs must be 3-D with ${inputSize} features ([batch, time, ${inputSize}] or time-major), got [${s.join(', ')}]`);
+  if (s.length !== 3 || (inputSize !== undefined && s[2] !== inputSize)) throw new RangeError(`${who}: inputs must be 3-D with ${inputSize} features ([batch, time, ${inputSize}] or time-major), got [${s.join(', ')}]`);
 }
 
 const toTimeMajor = (x: TensorLike, timeMajor: boolean): TensorLike => (timeMajor ? x : op('transpose', [x, [1, 0, 2]]));
 
-function cellStates(cell: RNNCellBase, given: TensorLike | TensorLike[] | null | undefined, B: number, dtype: string): State {
+function cellStates(cell: Cell, given: TensorLike | TensorLike[] | null | undefined, B: number, dtype: string): State {
+  if (!builtin(cell)) {
+    if (given !== null && given !== undefined) return given as State;
+    const shape = cell.state_shape;
+    if (!Array.isArray(shape)) throw new Error(`${cell.constructor.name}: the cell has no state_shape; pass initial_states`);
+    const zeros = (s: number[]) => op('full', [[B, ...s], 0, dtype]);
+    return (Array.isArray(shape[0]) ? (shape as number[][]).map(zeros) : zeros(shape as number[])) as unknown as State;
+  }
   if (given === null || given === undefined) return cell.initialStates(B, dtype);
   const st = Array.isArray(given) ? given : [given];
   if (st.length !== cell.state_shape.length) throw new RangeError(`${cell.layerName}: expected ${cell.state_shape.length} initial state tensor(s), got ${st.length}`);
@@ -207,7 +241,7 @@ function cellStates(cell: RNNCellBase, given: TensorLike | TensorLike[] | null |
 
 /** RNN(cell, is_reverse=False, time_major=False): forward(inputs, initial_states=None, sequence_length=None) → [outputs, final_states]. */
 export class RNN extends Layer {
-  constructor(readonly cell: RNNCellBase, readonly is_reverse = false, readonly time_major = false) { super(); }
+  constructor(readonly cell: Cell, readonly is_reverse = false, readonly time_major = false) { super(); }
   /** zeroPadded: set by RNNBase (see runCell). */
   run(inputs: TensorLike, initial_states: TensorLike | TensorLike[] | null, sequence_length: TensorLike | null, zeroPadded: boolean): [TensorLike, State] {
     checkSeq('RNN', inputs, this.cell.input_size);
@@ -219,13 +253,13 @@ export class RNN extends Layer {
   }
   override forward(inputs: TensorLike, initial_states: TensorLike | TensorLike[] | null = null, sequence_length: TensorLike | null = null): [TensorLike, TensorLike | TensorLike[]] {
     const [y, fin] = this.run(inputs, initial_states, sequence_length, false);
-    return [y, fin.length === 1 ? fin[0] : fin];
+    return [y, builtin(this.cell) && fin.length === 1 ? fin[0] : fin];
   }
 }
 
 /** BiRNN(cell_fw, cell_bw, time_major=False): outputs of both directions concatenated on the last axis; final_states = [fw, bw]. */
 export class BiRNN extends Layer {
-  constructor(readonly cell_fw: RNNCellBase, readonly cell_bw: RNNCellBase, readonly time_major = false) {
+  constructor(readonly cell_fw: Cell, readonly cell_bw: Cell, readonly time_major = false) {
     super();
     if (cell_fw.input_size !== cell_bw.input_size)
       throw new RangeError(`BiRNN: input size of forward cell(${cell_fw.input_size}) does not equal that of backward cell(${cell_bw.input_size})`);
@@ -244,7 +278,8 @@ export class BiRNN extends Layer {
   }
   override forward(inputs: TensorLike, initial_states: [unknown, unknown] | null = null, sequence_length: TensorLike | null = null): [TensorLike, unknown[]] {
     const [y, [sf, sb]] = this.run(inputs, initial_states, sequence_length, false);
-    return [y, [sf.length === 1 ? sf[0] : sf, sb.length === 1 ? sb[0] : sb]];
+    const pack = (s: State, c: Cell) => (builtin(c) && s.length === 1 ? s[0] : s);
+    return [y, [pack(sf, this.cell_fw), pack(sb, this.cell_bw)]];
   }
 }
 

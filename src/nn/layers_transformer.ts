@@ -43,6 +43,15 @@ function checkActivation(who: string, activation: string): void {
   try { getOp(activation); } catch { throw new RangeError(`${who}: unknown activation '${activation}'`); }
 }
 
+/** MultiHeadAttention.Cache: keys and values [B, heads, L, head_dim] that grow with every decoding step. */
+export class AttentionCache {
+  constructor(readonly k: TensorLike, readonly v: TensorLike) {}
+}
+/** MultiHeadAttention.StaticCache: keys and values of a fixed memory, computed once. */
+export class StaticCache {
+  constructor(readonly k: TensorLike, readonly v: TensorLike) {}
+}
+
 /**
  * MultiHeadAttention(embed_dim, num_heads, dropout=0., kdim=None, vdim=None, need_weights=False, weight_attr=None, bias_attr=None):
  * q_proj/k_proj/v_proj/out_proj Linears. forward(query, key=None, value=None, attn_mask=None, cache=None)
@@ -80,35 +89,78 @@ export class MultiHeadAttention extends Layer {
     return op('transpose', [op('reshape', [x, [b, l, this.num_heads, this.head_dim]]), [0, 2, 1, 3]]);
   }
 
+  /** Keys and values projected and split into heads: [B, heads, L, head_dim] each. */
+  compute_kv(key: TensorLike, value: TensorLike): [TensorLike, TensorLike] {
+    this.checkKV(key, value);
+    return [this.heads(this.k_proj.call(key)), this.heads(this.v_proj.call(value))];
+  }
+
+  /**
+   * gen_cache(key, value=None, type=Cache): StaticCache holds compute_kv(key, value) (cross
+   * attention over a fixed memory); Cache starts empty ([B, heads, 0, head_dim]) and grows by the
+   * new keys/values at every call (incremental decoding), or wraps given (key, value) heads.
+   */
+  gen_cache(key: TensorLike, value: TensorLike | null = null, type: typeof AttentionCache | typeof StaticCache = AttentionCache): AttentionCache | StaticCache {
+    if (type === StaticCache) return new StaticCache(...this.compute_kv(key, value ?? key));
+    if (value === null || value === undefined) {
+      const z = op('full', [[shapeOf(key)[0], this.num_heads, 0, this.head_dim], 0, dtypeOf(key)]);
+      return new AttentionCache(z, z);
+    }
+    return new AttentionCache(key, value);
+  }
+
+  static Cache = (null as unknown) as typeof AttentionCache;
+  static StaticCache = (null as unknown) as typeof StaticCache;
+
+  /** forward(query, key=None, value=None, attn_mask=None, cache=None) → out, plus weights (need_weights) and the new cache (cache given), as Paddle's tuple. */
   override forward(query: TensorLike, key: TensorLike | null = null, value: TensorLike | null = null, attn_mask: TensorLike | null = null,
-    cache: unknown = null): TensorLike | TensorLike[] {
-    if (cache !== null && cache !== undefined) throw new Error('MultiHeadAttention: cache (incremental decoding) is not supported yet');
+    cache: AttentionCache | StaticCache | null = null): TensorLike | (TensorLike | AttentionCache | StaticCache)[] {
     key ??= query;
     value ??= query;
-    const [qs, ks, vs] = [shapeOf(query), shapeOf(key), shapeOf(value)];
+    const qs = shapeOf(query);
     if (qs.length !== 3 || qs[2] !== this.embed_dim) throw new RangeError(`MultiHeadAttention: query must be [batch, len, ${this.embed_dim}], got [${qs.join(', ')}]`);
-    if (ks.length !== 3 || ks[2] !== this.kdim || ks[0] !== qs[0]) throw new RangeError(`MultiHeadAttention: key must be [${qs[0]}, len, ${this.kdim}], got [${ks.join(', ')}]`);
-    if (vs.length !== 3 || vs[2] !== this.vdim || vs[0] !== ks[0] || vs[1] !== ks[1])
-      throw new RangeError(`MultiHeadAttention: value must be [${ks[0]}, ${ks[1]}, ${this.vdim}], got [${vs.join(', ')}]`);
-    const qp = this.q_proj.call(query), kp = this.k_proj.call(key), vp = this.v_proj.call(value);
-    const mask0 = convertAttentionMask(attn_mask, dtypeOf(qp));
-    if (!this.need_weights && (!this.dropout || !this.training) && fusedAttention()) {
+    if (cache !== null && cache !== undefined && !(cache instanceof AttentionCache) && !(cache instanceof StaticCache))
+      throw new TypeError('MultiHeadAttention: cache must be a MultiHeadAttention.Cache or StaticCache (see gen_cache)');
+    if (!(cache instanceof StaticCache) && shapeOf(key)[0] !== qs[0]) throw new RangeError(`MultiHeadAttention: key batch ${shapeOf(key)[0]} does not match query batch ${qs[0]}`);
+    const qp = this.q_proj.call(query);
+    const mask = convertAttentionMask(attn_mask, dtypeOf(qp));
+    if (!cache && !this.need_weights && (!this.dropout || !this.training) && fusedAttention()) {
       // The fused kernel takes [batch, len, heads, head_dim] as it is: no transposes, no [Lq, Lk] matrix.
+      this.checkKV(key, value);
+      const [kp, vp] = [this.k_proj.call(key), this.v_proj.call(value)];
       const split = (t: TensorLike) => { const [b, l] = shapeOf(t); return op('reshape', [t, [b, l, this.num_heads, this.head_dim]]); };
-      const o = op('scaled_dot_product_attention', [split(qp), split(kp), split(vp), mask0, { dropout_p: 0, is_causal: false, training: false }]);
+      const o = op('scaled_dot_product_attention', [split(qp), split(kp), split(vp), mask, { dropout_p: 0, is_causal: false, training: false }]);
       return this.out_proj.call(op('reshape', [o, [qs[0], qs[1], this.embed_dim]]));
     }
-    const q = this.heads(qp), k = this.heads(kp), v = this.heads(vp);
+    const q = this.heads(qp);
+    let [k, v] = cache instanceof StaticCache ? [cache.k, cache.v] : this.compute_kv(key, value);
+    if (cache instanceof AttentionCache) {
+      k = op('concat', [[cache.k, k], 2]);
+      v = op('concat', [[cache.v, v], 2]);
+      cache = new AttentionCache(k, v);
+    }
     let product = op('matmul', [op('scale', [q, { scale: this.head_dim ** -0.5 }]), k, { transpose_y: true }]);
-    if (mask0 !== null) product = op('add', [product, mask0]);
+    if (mask !== null) product = op('add', [product, mask]);
     let weights = op('softmax', [product, -1]);
     if (this.dropout) weights = op('dropout', [weights, { p: this.dropout, training: this.training, mode: 'upscale_in_train' }]);
     const o = op('transpose', [op('matmul', [weights, v]), [0, 2, 1, 3]]);
     const out = this.out_proj.call(op('reshape', [o, [qs[0], qs[1], this.embed_dim]]));
-    return this.need_weights ? [out, weights] : out;
+    const outs: (TensorLike | AttentionCache | StaticCache)[] = [out];
+    if (this.need_weights) outs.push(weights);
+    if (cache) outs.push(cache);
+    return outs.length === 1 ? out : outs;
+  }
+
+  private checkKV(key: TensorLike, value: TensorLike): void {
+    const [ks, vs] = [shapeOf(key), shapeOf(value)];
+    if (ks.length !== 3 || ks[2] !== this.kdim) throw new RangeError(`MultiHeadAttention: key must be [batch, len, ${this.kdim}], got [${ks.join(', ')}]`);
+    if (vs.length !== 3 || vs[2] !== this.vdim || vs[0] !== ks[0] || vs[1] !== ks[1])
+      throw new RangeError(`MultiHeadAttention: value must be [${ks[0]}, ${ks[1]}, ${this.vdim}], got [${vs.join(', ')}]`);
   }
   override extra_repr(): string { return `embed_dim=${this.embed_dim}, num_heads=${this.num_heads}, dropout=${this.dropout}`; }
 }
+MultiHeadAttention.Cache = AttentionCache;
+MultiHeadAttention.StaticCache = StaticCache;
 
 type Attrs = ParamAttrLike | ParamAttrLike[];
 
@@ -141,20 +193,26 @@ export class TransformerEncoderLayer extends Layer {
     this.dropout1 = new Dropout(dropout, null, 'upscale_in_train');
     this.dropout2 = new Dropout(dropout, null, 'upscale_in_train');
   }
-  override forward(src: TensorLike, src_mask: TensorLike | null = null, cache: unknown = null): TensorLike {
-    if (cache !== null && cache !== undefined) throw new Error('TransformerEncoderLayer: cache is not supported yet');
+  /** forward(src, src_mask=None, cache=None) → out, or [out, new cache] when a cache (gen_cache) is given. */
+  override forward(src: TensorLike, src_mask: TensorLike | null = null, cache: AttentionCache | null = null): TensorLike | [TensorLike, AttentionCache] {
     const mask = convertAttentionMask(src_mask, dtypeOf(src));
     const nb = this.normalize_before;
     let residual = src;
     let x = nb ? this.norm1.call(src) : src;
-    x = op('add', [residual, this.dropout1.call(this.self_attn.call(x, x, x, mask))]);
+    let attn: TensorLike, next: AttentionCache | null = null;
+    if (cache) [attn, next] = this.self_attn.call(x, x, x, mask, cache) as [TensorLike, AttentionCache];
+    else attn = this.self_attn.call(x, x, x, mask);
+    x = op('add', [residual, this.dropout1.call(attn)]);
     if (!nb) x = this.norm1.call(x);
     residual = x;
     if (nb) x = this.norm2.call(x);
     x = this.linear2.call(this.dropout.call(op(this.activation, [this.linear1.call(x)])));
     x = op('add', [residual, this.dropout2.call(x)]);
-    return nb ? x : this.norm2.call(x);
+    if (!nb) x = this.norm2.call(x);
+    return next ? [x, next] : x;
   }
+  /** An empty incremental cache for self-attention over `src`'s batch. */
+  gen_cache(src: TensorLike): AttentionCache { return this.self_attn.gen_cache(src) as AttentionCache; }
 }
 
 /** Clones a layer the way Paddle does: a fresh instance from the first one's constructor arguments (new parameters). */
@@ -173,13 +231,22 @@ export class TransformerEncoder extends Layer {
     this.layers = clones(encoder_layer, num_layers);
     this.norm = norm;
   }
-  override forward(src: TensorLike, src_mask: TensorLike | null = null, cache: unknown = null): TensorLike {
-    if (cache !== null && cache !== undefined) throw new Error('TransformerEncoder: cache is not supported yet');
+  /** forward(src, src_mask=None, cache=None): with a cache (one per layer, gen_cache) → [out, new caches]. */
+  override forward(src: TensorLike, src_mask: TensorLike | null = null, cache: AttentionCache[] | null = null): TensorLike | [TensorLike, AttentionCache[]] {
     const mask = convertAttentionMask(src_mask, dtypeOf(src));
+    if (cache && cache.length !== this.layers.length) throw new RangeError(`TransformerEncoder: cache must hold ${this.layers.length} entries, got ${cache.length}`);
     let x = src;
-    for (const l of this.layers) x = l.call(x, mask);
-    return this.norm ? this.norm.call(x) : x;
+    const next: AttentionCache[] = [];
+    [...this.layers].forEach((l, i) => {
+      if (!cache) { x = l.call(x, mask); return; }
+      const [y, c] = l.call(x, mask, cache[i]);
+      x = y;
+      next.push(c);
+    });
+    if (this.norm) x = this.norm.call(x);
+    return cache ? [x, next] : x;
   }
+  gen_cache(src: TensorLike): AttentionCache[] { return [...this.layers].map((l) => (l as TransformerEncoderLayer).gen_cache(src)); }
 }
 
 /**
@@ -218,23 +285,34 @@ export class TransformerDecoderLayer extends Layer {
     this.dropout2 = new Dropout(dropout, null, 'upscale_in_train');
     this.dropout3 = new Dropout(dropout, null, 'upscale_in_train');
   }
-  override forward(tgt: TensorLike, memory: TensorLike, tgt_mask: TensorLike | null = null, memory_mask: TensorLike | null = null, cache: unknown = null): TensorLike {
-    if (cache !== null && cache !== undefined) throw new Error('TransformerDecoderLayer: cache is not supported yet');
+  /** forward(tgt, memory, tgt_mask=None, memory_mask=None, cache=None): cache = [incremental, static] (gen_cache) → [out, new cache]. */
+  override forward(tgt: TensorLike, memory: TensorLike, tgt_mask: TensorLike | null = null, memory_mask: TensorLike | null = null,
+    cache: [AttentionCache, StaticCache] | null = null): TensorLike | [TensorLike, [AttentionCache, StaticCache]] {
     const tm = convertAttentionMask(tgt_mask, dtypeOf(tgt)), mm = convertAttentionMask(memory_mask, dtypeOf(memory));
+    if (cache && (!Array.isArray(cache) || cache.length !== 2)) throw new TypeError('TransformerDecoderLayer: cache must be [incremental Cache, StaticCache] (see gen_cache)');
     const nb = this.normalize_before;
     let residual = tgt;
     let x = nb ? this.norm1.call(tgt) : tgt;
-    x = op('add', [residual, this.dropout1.call(this.self_attn.call(x, x, x, tm))]);
+    let attn: TensorLike, inc: AttentionCache | null = null;
+    if (cache) [attn, inc] = this.self_attn.call(x, x, x, tm, cache[0]) as [TensorLike, AttentionCache];
+    else attn = this.self_attn.call(x, x, x, tm);
+    x = op('add', [residual, this.dropout1.call(attn)]);
     if (!nb) x = this.norm1.call(x);
     residual = x;
     if (nb) x = this.norm2.call(x);
-    x = op('add', [residual, this.dropout2.call(this.cross_attn.call(x, memory, memory, mm))]);
+    const cross = cache ? (this.cross_attn.call(x, memory, memory, mm, cache[1]) as TensorLike[])[0] : this.cross_attn.call(x, memory, memory, mm);
+    x = op('add', [residual, this.dropout2.call(cross)]);
     if (!nb) x = this.norm2.call(x);
     residual = x;
     if (nb) x = this.norm3.call(x);
     x = this.linear2.call(this.dropout.call(op(this.activation, [this.linear1.call(x)])));
     x = op('add', [residual, this.dropout3.call(x)]);
-    return nb ? x : this.norm3.call(x);
+    if (!nb) x = this.norm3.call(x);
+    return cache ? [x, [inc!, cache[1]]] : x;
+  }
+  /** [an empty incremental cache for self-attention, the static keys/values of memory for cross-attention]. */
+  gen_cache(memory: TensorLike): [AttentionCache, StaticCache] {
+    return [this.self_attn.gen_cache(memory) as AttentionCache, this.cross_attn.gen_cache(memory, memory, StaticCache) as StaticCache];
   }
 }
 
@@ -248,12 +326,26 @@ export class TransformerDecoder extends Layer {
     this.layers = clones(decoder_layer, num_layers);
     this.norm = norm;
   }
-  override forward(tgt: TensorLike, memory: TensorLike, tgt_mask: TensorLike | null = null, memory_mask: TensorLike | null = null, cache: unknown = null): TensorLike {
-    if (cache !== null && cache !== undefined) throw new Error('TransformerDecoder: cache is not supported yet');
+  /** forward(tgt, memory, tgt_mask=None, memory_mask=None, cache=None): with a cache (one per layer, gen_cache) → [out, new caches]. */
+  override forward(tgt: TensorLike, memory: TensorLike, tgt_mask: TensorLike | null = null, memory_mask: TensorLike | null = null,
+    cache: [AttentionCache, StaticCache][] | null = null): TensorLike | [TensorLike, [AttentionCache, StaticCache][]] {
     const tm = convertAttentionMask(tgt_mask, dtypeOf(tgt)), mm = convertAttentionMask(memory_mask, dtypeOf(memory));
+    if (cache && cache.length !== this.layers.length) throw new RangeError(`TransformerDecoder: cache must hold ${this.layers.length} entries, got ${cache.length}`);
     let x = tgt;
-    for (const l of this.layers) x = l.call(x, memory, tm, mm);
-    return this.norm ? this.norm.call(x) : x;
+    const next: [AttentionCache, StaticCache][] = [];
+    [...this.layers].forEach((l, i) => {
+      if (!cache) { x = l.call(x, memory, tm, mm); return; }
+      const [y, c] = l.call(x, memory, tm, mm, cache[i]);
+      x = y;
+      next.push(c);
+    });
+    if (this.norm) x = this.norm.call(x);
+    return cache ? [x, next] : x;
+  }
+  /** One [incremental, static] cache per layer; do_zip regroups them as [all incremental, all static]. */
+  gen_cache(memory: TensorLike, do_zip = false): unknown[] {
+    const c = [...this.layers].map((l) => (l as TransformerDecoderLayer).gen_cache(memory));
+    return do_zip ? [c.map((p) => p[0]), c.map((p) => p[1])] : c;
   }
 }
 

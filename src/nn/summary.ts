@@ -8,6 +8,7 @@ import { Tensor } from '../tensor/tensor.js';
 import type { DType } from '../tensor/dtype.js';
 import { Layer, type HookHandle } from './layer.js';
 import { LayerList, Sequential } from './container.js';
+import { RNNBase } from './layers_rnn.js';
 
 type Shape = (number | null)[];
 interface Row { name: string; input: string; output: string; params: number; outElems: number }
@@ -53,7 +54,8 @@ export function summary(net: Layer, input_size: Shape | Shape[] | null = null, d
   const leafModel = all.length === 1;
   for (const l of all) {
     // Containers only pass data through; the model itself gets a row when it has no sublayers (as in Paddle).
-    if (l instanceof Sequential || (l instanceof LayerList && l.constructor === LayerList) || (l === net && !leafModel)) continue;
+    // RNN layers (SimpleRNN/LSTM/GRU) always get a row: their cells are not called as layers.
+    if (!(l instanceof RNNBase) && (l instanceof Sequential || l instanceof LayerList || (l === net && !leafModel))) continue;
     hooks.push(l.register_forward_post_hook((layer, ins, out) => {
       const cls = layer.constructor.name;
       const own = layer.named_parameters('', false);

@@ -10,6 +10,11 @@ import { constantFoldPattern, type ConstantFoldOptions } from './constant_fold.j
 import { eliminateCommonSubexpressions } from './cse.js';
 import { eliminateDeadCode } from './dce.js';
 import { fuseGemmPatterns } from './fuse_gemm.js';
+import { fuseAttentionPatterns } from './fuse_attention.js';
+import { foldConvBnPatterns } from './fold_conv_bn.js';
+import { fuseLayerNormPatterns } from './fuse_layer_norm.js';
+import { fuseSoftmaxMaskPatterns, type SoftmaxMaskOptions } from './fuse_softmax_mask.js';
+import { fuseDropoutAddPatterns, fuseLinearGradPatterns } from './fuse_training.js';
 import { applyPatternsGreedily, FrozenPatternSet, type GreedyOptions } from './greedy.js';
 import type { RewritePattern } from './rewriter.js';
 
@@ -43,6 +48,12 @@ export function patternPass(name: string, patterns: readonly RewritePattern[], o
 export const canonicalizePass = (opts?: GreedyOptions): Pass => patternPass('canonicalize', canonicalizePatterns(), opts);
 export const constantFoldPass = (opts: ConstantFoldOptions & GreedyOptions = {}): Pass => patternPass('constant_fold', [constantFoldPattern(opts)], opts);
 export const fuseGemmPass = (opts?: GreedyOptions): Pass => patternPass('fuse_gemm_epilogue', fuseGemmPatterns(), opts);
+export const fuseDropoutAddPass = (opts?: GreedyOptions): Pass => patternPass('fuse_dropout_add', fuseDropoutAddPatterns(), opts);
+export const fuseLinearGradPass = (opts?: GreedyOptions): Pass => patternPass('fuse_linear_param_grad_add', fuseLinearGradPatterns(), opts);
+export const fuseSoftmaxMaskPass = (opts: SoftmaxMaskOptions & GreedyOptions = {}): Pass => patternPass('fuse_softmax_mask', fuseSoftmaxMaskPatterns(opts), opts);
+export const foldConvBnPass = (opts?: GreedyOptions): Pass => patternPass('fold_conv_bn', foldConvBnPatterns(), opts);
+export const fuseLayerNormPass = (opts?: GreedyOptions): Pass => patternPass('fuse_layer_norm', fuseLayerNormPatterns(), opts);
+export const fuseAttentionPass = (opts?: GreedyOptions): Pass => patternPass('fuse_attention', fuseAttentionPatterns(), opts);
 export const csePass = (): Pass => ({ name: 'cse', run: eliminateCommonSubexpressions });
 export const dcePass = (): Pass => ({ name: 'dce', run: eliminateDeadCode });
 
@@ -50,6 +61,12 @@ const passFactories = new Map<string, () => Pass>([
   ['canonicalize', () => canonicalizePass()],
   ['constant_fold', () => constantFoldPass()],
   ['fuse_gemm_epilogue', () => fuseGemmPass()],
+  ['fuse_dropout_add', () => fuseDropoutAddPass()],
+  ['fuse_linear_param_grad_add', () => fuseLinearGradPass()],
+  ['fuse_softmax_mask', () => fuseSoftmaxMaskPass()],
+  ['fold_conv_bn', () => foldConvBnPass()],
+  ['fuse_layer_norm', () => fuseLayerNormPass()],
+  ['fuse_attention', () => fuseAttentionPass()],
   ['cse', csePass],
   ['dce', dcePass],
 ]);
@@ -64,10 +81,18 @@ export function createPass(name: string): Pass {
   return f();
 }
 
-// `training` leaves out fusions whose ops have no grad rule, so PIR autodiff still applies.
+// `inference`: conv+bn folding first (its weight transform then meets constant folding), the
+// layer_norm, causal-softmax and attention fusions before canonicalize (which cancels the
+// transposes attention fusion leaves), then the gemm epilogue. `training` keeps the fusions
+// whose ops differentiate and fit training programs (no conv+bn folding: batch_norm trains on
+// batch statistics; no gemm epilogue or attention, so the forward keeps the ops whose
+// intermediates the backward reads), plus the training-only dropout+add and weight-gradient
+// accumulation fusions.
 const pipelines = new Map<string, readonly string[]>([
-  ['inference', ['canonicalize', 'constant_fold', 'canonicalize', 'fuse_gemm_epilogue', 'cse', 'dce']],
-  ['training', ['canonicalize', 'constant_fold', 'canonicalize', 'cse', 'dce']],
+  ['inference', ['canonicalize', 'fold_conv_bn', 'constant_fold', 'canonicalize', 'fuse_layer_norm', 'fuse_softmax_mask', 'fuse_attention',
+    'canonicalize', 'fuse_gemm_epilogue', 'cse', 'dce']],
+  ['training', ['canonicalize', 'constant_fold', 'canonicalize', 'fuse_layer_norm', 'fuse_softmax_mask', 'fuse_dropout_add',
+    'fuse_linear_param_grad_add', 'cse', 'dce']],
 ]);
 export function registerPipeline(name: string, passes: readonly string[]): void {
   if (pipelines.has(name)) throw new Error(`pipeline '${name}' is registered twice`);

@@ -11,3 +11,4 @@ export * from './printer.js';
 export * from './parser.js';
 export * from './verify.js';
 export * from './recorder.js';
+export * from './symbolic_shapes.js';

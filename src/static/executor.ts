@@ -143,7 +143,8 @@ export function prune(program: PirProgram, targets: readonly Value[]): PirProgra
   const keep = new Set<Operation>();
   for (let i = ops.length - 1; i >= 0; i--) {
     const op = ops[i];
-    if (op.name !== 'builtin.set_parameter' && !op.results.some((r) => live.has(r))) continue;
+    // Shape constraints (shape.tie_product_equal) have no results but stay: the executor checks them.
+    if (op.name !== 'builtin.set_parameter' && op.name !== 'shape.tie_product_equal' && !op.results.some((r) => live.has(r))) continue;
     keep.add(op);
     for (const v of op.operandValues()) if (v) live.add(v);
     if (op.regions.length) for (const v of capturedValues(op)) live.add(v);  // control flow reads outer values in its regions

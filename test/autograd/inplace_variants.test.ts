@@ -40,6 +40,12 @@ const assign: Case[] = [
   { name: 'tril_', fn: (x) => P.tril(x), inplace: (x) => x.tril_(), grad: true },
   { name: 'triu_', fn: (x) => P.triu(x, 1), inplace: (x) => P.triu_(x, 1), grad: true },
   { name: 'softmax_', fn: (x) => F.softmax(x, 0), inplace: (x) => F.softmax_(x, 0), grad: true },
+  { name: 'addmm_', fn: (x) => P.addmm(x, other([3, 5]), other([5, 4]), 0.5, 2), inplace: (x) => x.addmm_(other([3, 5]), other([5, 4]), 0.5, 2), grad: true },
+  { name: 'addmm_ (function, keywords)', fn: (x) => P.addmm(x, other([3, 2]), other([2, 4]), { alpha: -1 }), inplace: (x) => P.addmm_(x, other([3, 2]), other([2, 4]), { alpha: -1 }), grad: true },
+  { name: 'renorm_', fn: (x) => P.renorm(x, 2, 0, 0.5), inplace: (x) => x.renorm_(2, 0, 0.5), grad: true },
+  { name: 'multigammaln_ (composite)', fn: (x) => P.multigammaln(x, 3), inplace: (x) => x.multigammaln_(3), grad: true, lo: 1.5, hi: 4 },
+  { name: 'multigammaln_ (function)', fn: (x) => P.multigammaln(x, 1), inplace: (x) => P.multigammaln_(x, 1), grad: true, lo: 0.5, hi: 3 },
+  { name: 'renorm_ (axis 1, p 1)', fn: (x) => P.renorm(x, 1, 1, 0.7), inplace: (x) => P.renorm_(x, 1, 1, 0.7), grad: true },
   {
     name: 'where_ (writes x, input 1)',
     fn: (x) => P.where(P.greater_than(x, P.full([], 0, 'float64')), x, other([3, 4])),
@@ -59,6 +65,8 @@ const rebind: Case[] = [
   { name: 'unsqueeze_', fn: (x) => P.unsqueeze(x, 1), inplace: (x) => x.unsqueeze_(1), grad: true },
   { name: 'flatten_', fn: (x) => P.flatten(x), inplace: (x) => P.flatten_(x), grad: true },
   { name: 'squeeze_', fn: (x) => P.squeeze(x, 0), inplace: (x) => x.squeeze_(0), grad: true, shape: [1, 4] },
+  { name: 't_', fn: (x) => P.t(x), inplace: (x) => x.t_(), grad: true },
+  { name: 't_ (function)', fn: (x) => P.t(x), inplace: (x) => P.t_(x), grad: true },
 ];
 
 function start(c: Case, seed: number): { w: Tensor; x: Tensor } {

@@ -11,6 +11,7 @@ import { LINALG_DECOMP_RECORDS } from './records_linalg_decomp.js';
 import { LINALG_LU_RECORDS, LINALG_LU_SECOND_ORDER } from './records_linalg_lu.js';
 import { ADV_INDEX_RECORDS, ADV_INDEX_SECOND_ORDER } from './records_adv_index.js';
 import { MATRIX_MORE_RECORDS, MATRIX_MORE_SECOND_ORDER } from './records_matrix_more.js';
+import { FUSED_RECORDS, FUSED_SECOND_ORDER } from './records_fused.js';
 
 const F = paddle.nn.functional;
 const P = paddle as unknown as Record<string, (...a: unknown[]) => unknown>;
@@ -34,6 +35,7 @@ export const MORE_RECORDS: GradRecord[] = [
   ...LINALG_LU_RECORDS,  // lu, lu_unpack, det, slogdet, inverse, solve, triangular_solve, cholesky(_solve), matrix_power
   ...ADV_INDEX_RECORDS,  // gather_nd, index_put, masked_select, masked_scatter (records_adv_index.ts)
   ...MATRIX_MORE_RECORDS,  // addmm, renorm, t, fill_diagonal, fill_diagonal_tensor (records_matrix_more.ts)
+  ...FUSED_RECORDS,  // fused_dropout_add(_grad), fused_linear_param_grad_add, fused_softmax_mask_upper_triangle (records_fused.ts)
   // unary_special.ts
   un('expm1', (x) => T(P.expm1(x))),
   un('expm1', (x) => T(P.expm1(x)), { shape: [] }, '0-dim'),
@@ -174,4 +176,5 @@ export const MORE_SECOND_ORDER = ['expm1', 'log1p', 'tan', 'asin', 'atanh', 'lga
   ...['sort', 'topk', 'kthvalue'],
   ...LINALG_LU_SECOND_ORDER,
   ...ADV_INDEX_SECOND_ORDER,
-  ...MATRIX_MORE_SECOND_ORDER];
+  ...MATRIX_MORE_SECOND_ORDER,
+  ...FUSED_SECOND_ORDER];

@@ -197,7 +197,7 @@ describe('set_value kernel validation (native, before touching memory)', () => {
 const expectRound = (a: NDArray): NDArray => arrayOf(scope(() => tensorOf(a)) as Tensor);
 
 // --- the generic inplace variants ----------------------------------------------------------
-const ATTRS: Record<string, Record<string, unknown>> = { clip: { min: -0.5, max: 0.8 }, scale: { scale: 2, bias: 1 } };
+const ATTRS: Record<string, Record<string, unknown>> = { clip: { min: -0.5, max: 0.8 }, scale: { scale: 2, bias: 1 }, fill_diagonal: { value: 3, offset: 1 } };
 
 describe('inplace variants', () => {
   const ops = allOps().filter((d) => d.inplace && d.name !== 'set_value_with_tensor');

@@ -10,7 +10,7 @@
 // is not reachable from the slots, and, guarded per call, an entry tensor sharing storage with
 // any other entry tensor or bound constant.
 import { GraphBreak } from '../../../sot/graph_breaks.js';
-import { checkSoleStorage } from '../../../sot/guards.js';
+import { checkSoleStorage, checkUnaliasedWritten } from '../../../sot/guards.js';
 import { isLocalSource } from '../../../sot/sources.js';
 import { ConstVar, ObjectVar, SliceVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
 import { type IndexItem, indexPlan } from '../../../src/ops/setitem.js';
@@ -29,7 +29,11 @@ function checkWritable(tx: Translator, t: TensorVar): void {
   // this call's entry must already satisfy the guard the node will carry
   if (t.source && !checkSoleStorage({ kind: 'sole_storage', source: t.source, fixed: tx.boundConstants() }, tx.entry))
     throw concrete(`${t.source.key} shares its storage with another tensor of the call`);
-  if (!t.source && tx.graph.inputs.some((i) => i.value === id)) throw concrete('a bound constant tensor');
+  if (!t.source) {
+    // A bound tensor (a layer buffer) is written back after the graph, guarded against entry aliases.
+    const c = tx.boundTensorOf(t);
+    if (c !== null && !checkUnaliasedWritten([tx.constTensorAt(c)], tx.entry)) throw concrete('a bound tensor that an argument aliases');
+  }
 }
 
 /** Rebinds t to `result` (same dtype and shape) and schedules the write-back of an entry tensor. */

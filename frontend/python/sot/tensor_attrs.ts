@@ -45,6 +45,10 @@ export function tensorAttr(tx: Translator, t: TensorVar, name: string): Variable
 export function tensorMethodCall(tx: Translator, t: TensorVar, name: string, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
   switch (name) {
     case 'numpy': case '__array__': throw new GraphBreak('SOT003', 'Tensor.numpy()');
+    case 'detach': {
+      if (args.length || kwargs.length) break;
+      try { return new TensorVar(tx.graph.detach(t.sym), null); } catch (e) { throw new GraphBreak('SOT007', `Tensor.detach(): ${(e as Error).message}`); }
+    }
     case 'item': case 'tolist': case '__float__': case '__int__': case '__bool__': case '__index__':
       throw new GraphBreak('SOT002', `Tensor.${name}()`);
     case 'dim': case 'ndimension': return new ConstVar({ k: 'int', v: t.sym.shape.length });

@@ -3,7 +3,7 @@
 // logging side effects. The result is a TreeNode (see sot/trace_tree.ts).
 import { FunctionGraph, SymTensor } from '../../../sot/function_graph.js';
 import { BREAKS, type BreakEvent, GraphBreak } from '../../../sot/graph_breaks.js';
-import { aliasingGuard, constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, soleStorageGuard, tensorGuard } from '../../../sot/guards.js';
+import { aliasingGuard, constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, soleStorageGuard, tensorGuard, unaliasedWrittenGuard } from '../../../sot/guards.js';
 import { type ConcreteStep, HostError } from '../../../sot/host.js';
 import { constSource, isLocalSource, itemSource, slotSource, type Source } from '../../../sot/sources.js';
 import { type Effect, type Template, TreeNode } from '../../../sot/trace_tree.js';
@@ -166,7 +166,7 @@ export class Translator {
 
   /** A real tensor (parameter, global, step-made constant) used inside the graph. */
   constTensor(t: Tensor): TensorVar {
-    for (const [i, v] of this.constInputs) if (v === t) return new TensorVar(this.graph.input(constSource(i), t), null);
+    for (const [i, v] of this.constInputs) if (v === t) return new TensorVar(this.constWrites.get(i) ?? this.graph.input(constSource(i), t), null);
     const i = this.constInputs.size;
     this.constInputs.set(i, t);
     return new TensorVar(this.graph.input(constSource(i), t), null);
@@ -238,26 +238,47 @@ export class Translator {
 
   /** Entry tensors written by functionalized inplace ops (frontend inplace.ts), with their sources. */
   readonly entryWrites = new Map<TensorVar, Source>();
+  /**
+   * Bound tensors (layer buffers: batch norm's running statistics) written in place: const input
+   * index -> the value they hold now. Later reads in this segment see it; the write reaches the
+   * real tensor after the graph, and the node guards that no entry tensor aliases them.
+   */
+  private readonly constWrites = new Map<number, TensorVar['sym']>();
   /** Rebinds of tensor variables, undone when the instruction that made them rolls back. */
-  private readonly rebinds: [TensorVar, TensorVar['sym'], boolean][] = [];
+  private readonly rebinds: [TensorVar, TensorVar['sym'], boolean, number, TensorVar['sym'] | undefined][] = [];
 
-  /** t now holds `value`; an entry tensor is written back after the graph (and guarded alone in its storage). */
+  /** The bound tensor t reads, if t currently holds one (a const input of the graph or its written value). */
+  boundTensorOf(t: TensorVar): number | null {
+    for (const [i, sym] of this.constWrites) if (sym === t.sym) return i;
+    const inp = this.graph.inputs.find((x) => x.value === t.sym.id);
+    return inp && inp.source.k === 'const' ? inp.source.i : null;
+  }
+
+  /** t now holds `value`; an entry or bound tensor is written back after the graph (and guarded against aliases). */
   rebindTensor(t: TensorVar, value: TensorVar): void {
-    this.rebinds.push([t, t.sym, this.entryWrites.has(t)]);
+    const c = t.source ? null : this.boundTensorOf(t);
+    this.rebinds.push([t, t.sym, this.entryWrites.has(t), c ?? -1, c === null ? undefined : this.constWrites.get(c)]);
     t.sym = value.sym;
     if (t.source) {
       this.entryWrites.set(t, t.source);
       this.logEffect('SKIFF_TENSOR_WRITE', [t, value]);
+    } else if (c !== null) {
+      this.constWrites.set(c, value.sym);
+      this.effects.push({ step: { opname: 'SKIFF_TENSOR_WRITE', arg: 0 }, operands: [{ k: 'const', v: { k: 'tensor', t: this.constInputs.get(c)! } } as Template, varTemplate(value)] });
     }
   }
 
   private undoRebinds(mark: number): void {
     while (this.rebinds.length > mark) {
-      const [t, sym, wasWritten] = this.rebinds.pop()!;
+      const [t, sym, wasWritten, c, prevConst] = this.rebinds.pop()!;
       t.sym = sym;
       if (!wasWritten) this.entryWrites.delete(t);
+      if (c >= 0) { if (prevConst === undefined) this.constWrites.delete(c); else this.constWrites.set(c, prevConst); }
     }
   }
+
+  /** Bound tensors written in place so far. */
+  writtenConstants(): Tensor[] { return [...this.constWrites.keys()].map((i) => this.constInputs.get(i)!); }
 
   /** Logs a side effect (a concrete step on real objects) replayed after the graph runs. */
   logEffect(opname: string, operands: Variable[]): void {
@@ -370,6 +391,7 @@ export class Translator {
     // A written entry tensor must be alone in its storage on every call (then the write-back
     // changes exactly what eager's inplace op changes).
     for (const src of new Set(this.entryWrites.values())) this.guards.add(soleStorageGuard(src, [...this.constInputs.values()]));
+    if (this.constWrites.size) this.guards.add(unaliasedWrittenGuard(slotSource(0), this.writtenConstants()));
     return new TreeNode(this.guards, graph, graphInputs, effects, nodeExit, this.host.hostCheckFor(this));
   }
 

@@ -153,7 +153,8 @@ function fillDiagCheck(x: TensorMeta, a: Attrs): void {
   if (x.shape.length > 2 && x.shape.some((d) => d !== x.shape[0]))
     throw new ShapeError(`${op}: Tensor dims should be equal while input dims > 2, got x ${shapeStr(x.shape)}`);
   for (const [i, d] of x.shape.entries()) staticDim(op, d, `dim ${i}`);
-  if (typeof a.value !== 'number' && typeof a.value !== 'boolean') throw new TypeError(`${op}: value must be a number or bool, got ${JSON.stringify(a.value)}`);
+  // A float attribute as in Paddle (the public Tensor.fill_diagonal_ turns a bool value into 0/1).
+  if (typeof a.value !== 'number') throw new TypeError(`${op}: value must be a number, got ${JSON.stringify(a.value)}`);
   intAttr(op, 'offset', a.offset);
   if (typeof a.wrap !== 'boolean') throw new TypeError(`${op}: wrap must be a bool, got ${JSON.stringify(a.wrap)}`);
 }

@@ -3,7 +3,8 @@
 // - Tensor.fill_diagonal_(value, offset=0, wrap=False): Paddle has only the inplace method, no
 //   functional fill_diagonal, so the op is internal and the method is bound here;
 // - paddle.atleast_1d/2d/3d(*inputs): any number of inputs, one result or a list (views);
-// - paddle.amp.debugging.check_numerics / DebugMode: raises on NaN/Inf in the abort modes.
+// - paddle.amp.debugging.check_numerics / DebugMode: raises on NaN/Inf in the abort modes;
+// - multigammaln_: the inplace variant of a composite that is no registry op (special_more.ts).
 import { callOp } from '../api.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { to_tensor } from '../../tensor/creation.js';
@@ -12,6 +13,9 @@ import { bindArgs } from './nn_util.js';
 import { fill_diagonal } from './matrix_more.js';
 import { check_numerics, DEBUG_MODES } from './debugging.js';
 import { reshape } from './shape_view.js';
+import { multigammaln } from './special_more.js';
+import { set_item } from '../setitem.js';
+import { runOp } from '../dispatch.js';
 
 type Fn = (...args: unknown[]) => unknown;
 const isOpts = (v: unknown) => v !== null && typeof v === 'object' && !(v instanceof Tensor) && Object.getPrototypeOf(v) === Object.prototype;
@@ -21,7 +25,9 @@ function fillDiagonal_(x: unknown, ...args: unknown[]): unknown {
   const a = bindArgs('fill_diagonal_', ['value', 'offset', 'wrap'], args);
   if (!(x instanceof Tensor)) throw new TypeError('fill_diagonal_(): x must be a Tensor');
   if (a.value === undefined) throw new TypeError("fill_diagonal_() missing required argument 'value'");
-  return callOp(fill_diagonal, [x, { value: a.value, offset: a.offset ?? 0, wrap: a.wrap ?? false }], true);
+  if (typeof a.value !== 'number' && typeof a.value !== 'boolean') throw new TypeError(`fill_diagonal_(): value must be a bool, int or float, got ${JSON.stringify(a.value)}`);
+  const value = typeof a.value === 'boolean' ? Number(a.value) : a.value;   // the op's value is a float attribute
+  return callOp(fill_diagonal, [x, { value, offset: a.offset ?? 0, wrap: a.wrap ?? false }], true);
 }
 
 /** The shape atleast_<n>d gives a tensor of `shape` (Paddle 2.6: 0-D -> [1..]; 1-D [N] -> [1, N] / [1, N, 1]; 2-D -> [.., .., 1]). */
@@ -75,16 +81,49 @@ function checkNumerics(...args: unknown[]): unknown {
   return outs;
 }
 
+/**
+ * The 'assign' inplace scheme of composedInplace (src/ops/dispatch.ts) for composites that are not
+ * registry ops: the same leaf check first, the composite on a differentiable copy of x when x
+ * wants gradients (its nodes may save x, which is about to change), then set_value into x.
+ */
+function assignInplace(pub: string, x: unknown, compute: (src: unknown) => unknown): unknown {
+  if (!(x instanceof Tensor)) return compute(x);   // a program being built: functional, the caller rebinds
+  if (!x.stop_gradient && !x._gradNode) throw new Error(`${pub}: Leaf Var (${x.name}) that doesn't stop gradient can't use inplace strategy.`);
+  const src = x.stop_gradient ? x : runOp('scale', [x], { scale: 1 })[0];
+  const r = compute(src) as Tensor;
+  if (r.dtype !== x.dtype || r.shape.length !== x.shape.length || r.shape.some((d, i) => d !== x.shape[i]))
+    throw new Error(`${pub}: the result has shape [${r.shape.join(', ')}] and dtype ${r.dtype}, but an inplace op must keep x's shape [${x.shape.join(', ')}] and dtype ${x.dtype}`);
+  try {
+    set_item(x, '...', r);
+  } finally {
+    r.dispose();   // the tape's nodes hold their own handles
+    if (src !== x) (src as Tensor).dispose();
+  }
+  return x;
+}
+
+/** paddle.multigammaln_(x, p) / x.multigammaln_(p). */
+function multigammaln_(...args: unknown[]): unknown {
+  const b = bindArgs('multigammaln_', ['x', 'p'], args);
+  return assignInplace('multigammaln_', b.x, (src) => multigammaln(src, b.p));
+}
+
 export const matrixMorePublic: Readonly<Record<string, unknown>> = {
   atleast_1d: atleast(1),
   atleast_2d: atleast(2),
   atleast_3d: atleast(3),
   'amp.debugging.check_numerics': checkNumerics,
   'amp.debugging.DebugMode': DEBUG_MODES,
+  multigammaln_,
 };
 
 if (!Object.prototype.hasOwnProperty.call(Tensor.prototype, 'fill_diagonal_')) {
   Object.defineProperty(Tensor.prototype, 'fill_diagonal_', {
     value: function (this: Tensor, ...args: unknown[]) { return fillDiagonal_(this, ...args); }, writable: true, configurable: true,
+  });
+}
+if (!Object.prototype.hasOwnProperty.call(Tensor.prototype, 'multigammaln_')) {
+  Object.defineProperty(Tensor.prototype, 'multigammaln_', {
+    value: function (this: Tensor, ...args: unknown[]) { return multigammaln_(this, ...args); }, writable: true, configurable: true,
   });
 }

@@ -2,7 +2,9 @@
 import { isFloating, toDType } from '../../tensor/dtype.js';
 import { type Dim, dimMul, normAxis, ShapeError, shapeStr } from '../../tensor/shape.js';
 import { callOp } from '../api.js';
-import { registerOp } from '../registry.js';
+import { getOp, registerOp } from '../registry.js';
+import { set_item } from '../setitem.js';
+import { scope, Tensor } from '../../tensor/tensor.js';
 import type { Attrs, OpDef, TensorMeta } from '../types.js';
 import { bindArgs } from './nn_util.js';
 import { kit } from '../grad_kit.js';
@@ -214,10 +216,44 @@ export const batch_norm = registerOp({
   encode: (a, ins) => [a.momentum as number, a.epsilon as number, bnChannelAxis(a, ins[0].shape.length), useGlobal(a) ? 1 : 0, ins[3] ? 1 : 0, ins[4] ? 1 : 0],
   grad: batchNormGrad,
   gradReads: { inputs: [0, 1, 2, 3] },
-  api: { names: ['nn.functional.batch_norm'], returnOutput: 0 },
+  // Public as F.batch_norm through batch_norm_api below (it also updates the running statistics).
+  api: { names: [] },
 });
+
+/**
+ * F.batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
+ * momentum=0.9, epsilon=1e-5, data_format='NCHW', use_global_stats=None), as Paddle's dygraph:
+ * in training without global statistics, x is normalised with the batch's statistics and the
+ * running statistics (the op's outputs 1 and 2) are written into running_mean/running_var in
+ * place. While a program is recorded the op is recorded and nothing is written.
+ * @example const y = F.batch_norm(x, bn._mean, bn._variance, bn.weight, bn.bias, true);
+ */
+export function batch_norm_api(...args: unknown[]): unknown {
+  const p = bindArgs('batch_norm', ['x', 'running_mean', 'running_var', 'weight', 'bias', 'training', 'momentum', 'epsilon', 'data_format', 'use_global_stats'], args);
+  const attrs = { training: p.training ?? false, momentum: p.momentum ?? 0.9, epsilon: p.epsilon ?? 1e-5, data_format: p.data_format ?? 'NCHW', use_global_stats: p.use_global_stats ?? null };
+  const rm = p.running_mean as Tensor, rv = p.running_var as Tensor;
+  const updates = Boolean(attrs.training) && attrs.use_global_stats !== true && p.x instanceof Tensor && rm instanceof Tensor && rv instanceof Tensor;
+  if (!updates) return (callOp(batch_norm, [p.x, rm, rv, p.weight ?? null, p.bias ?? null, attrs]) as unknown[])[0];
+  // The op gets copies of the running statistics: the tape saves its inputs 1 and 2 (the rule
+  // reads them under global statistics), and the in-place update below would otherwise bump
+  // their version and make backward refuse them.
+  const [crm, crv] = [rm, rv].map((t) => callOp(getOp('scale'), [t, { scale: 1 }]) as Tensor);
+  const [out, mean, variance] = callOp(batch_norm, [p.x, crm, crv, p.weight ?? null, p.bias ?? null, attrs]) as Tensor[];
+  crm.dispose();
+  crv.dispose();
+  // Statistics, not a function of the parameters: no gradient flows into the buffers (Paddle's
+  // MeanOut/VarianceOut), so the values are written detached.
+  scope(() => {
+    set_item(rm, '...', mean.detach());
+    set_item(rv, '...', variance.detach());
+    mean.dispose();
+    variance.dispose();
+  });
+  return out;
+}
 
 /** Public functions whose binding is written by hand, by dotted path below `paddle`. */
 export const normPublic: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   'nn.functional.layer_norm': layer_norm_api,
+  'nn.functional.batch_norm': batch_norm_api,
 };

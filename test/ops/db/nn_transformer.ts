@@ -84,6 +84,8 @@ addRecords({
     { inputs: [r([1, 70, 2, 5], 25), r([1, 150, 2, 5], 26), r([1, 150, 2, 5], 27), null], strided: true, note: 'several key blocks, online rescaling' },
     { inputs: [nd([1, 2, 1, 2], [30, -30, 1, 2]), nd([1, 3, 1, 2], [1, 0, 0, 1, -1, -1]), nd([1, 3, 1, 1], [1, 2, 3]), null], note: 'large logits' },
     { inputs: [r([2, 3, 1, 4], 28), r([2, 3, 1, 4], 29), r([2, 3, 1, 4], 30), null], attrs: { dropout_p: 0.5, training: false }, note: 'dropout off in eval' },
+    { inputs: [nd([1, 2, 1, 2], [1, 2, 3, 4]), nd([1, 3, 1, 2], [NaN, 1, 0, 1, 2, 0]), nd([1, 3, 1, 1], [1, 2, 3]), null], note: 'NaN key poisons every row' },
+    { inputs: [nd([1, 2, 1, 2], [1, 2, 3, 4]), nd([1, 3, 1, 2], [1, 1, 0, 1, 2, 0]), nd([1, 3, 1, 1], [1, 2, 3]), nd([2, 3], [0, 1, 1, 0, 0, 0], 'bool')], note: 'a fully masked row gives NaN' },
     { inputs: [r([0, 3, 2, 4], 31), r([0, 3, 2, 4], 32), r([0, 3, 2, 4], 33), null], note: 'empty batch' },
     { inputs: [r([1, 2, 1, 3], 34), r([1, 0, 1, 3], 35), r([1, 0, 1, 3], 36), null], note: 'no keys: zeros' },
   ],

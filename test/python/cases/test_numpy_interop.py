@@ -1,6 +1,7 @@
 """Skiff's numpy beyond the differential table: paddle interop, .npy files from and for real
 numpy, np.random reproducibility, np.testing, views and missing names."""
 import io
+import pickle
 import os
 
 import numpy as np
@@ -192,7 +193,7 @@ def test_basic_slices_are_views_and_advanced_are_copies():
 
 
 def test_missing_names_raise_attribute_error():
-    for mod, name in ((np, 'fft'), (np, 'polyfit'), (np.linalg, 'svd'), (np.random, 'beta'), (np.testing, 'assert_warns')):
+    for mod, name in ((np, 'fft'), (np, 'polyfit'), (np.linalg, 'eig'), (np.linalg, 'eigvals'), (np.random, 'beta'), (np.testing, 'assert_warns')):
         try:
             getattr(mod, name)
         except AttributeError as e:
@@ -211,15 +212,38 @@ def test_unsupported_keywords_raise():
             raise AssertionError('where= was ignored')
 
 
-def test_unstored_dtypes_raise_clearly():
-    assert np.dtype('int16').itemsize == 2
-    for fn in (lambda: np.zeros(3, np.int16), lambda: np.array([1], dtype='u4'), lambda: np.array([1], np.int8) + np.array([1], np.uint8)):
+def test_uint64_raises_clearly():
+    assert np.dtype('uint64').itemsize == 8
+    for fn in (lambda: np.zeros(3, np.uint64), lambda: np.array([1], dtype='u8'), lambda: np.uint64(1)):
         try:
             fn()
         except TypeError as e:
-            assert "not supported by Skiff's numpy" in str(e)
+            assert "uint64 is not supported by Skiff's numpy" in str(e)
         else:
             raise AssertionError('no TypeError')
+
+
+def test_wrapped_dtypes_keep_numpy_layout():
+    # int16/uint16 live in int32 storage, uint32 in int64: numpy's itemsize, bytes and wrapping
+    a = np.array([1, -32768, 32767], np.int16)
+    assert a.itemsize == 2 and a.nbytes == 6 and a.strides == (2,)
+    assert a.tobytes() == b'\x01\x00\x00\x80\xff\x7f'
+    assert bytes(memoryview(a)) == a.tobytes() and memoryview(a).format == 'h' and memoryview(a).tolist() == [1, -32768, 32767]
+    assert (a * a).tolist() == [1, 0, 1] and (-a).tolist() == [-1, -32768, -32767]
+    assert (a[::2] + np.int16(1)).tolist() == [2, -32768]
+    buf = io.BytesIO()
+    np.save(buf, a)
+    assert len(buf.getvalue()) == 128 + 6
+    buf.seek(0)
+    b = np.load(buf)
+    assert b.dtype == np.int16 and b.tolist() == a.tolist()
+    u = np.array([0, 65535], np.uint16)
+    assert (u + 1).tolist() == [1, 0] and (u - 1).tolist() == [65535, 65534] and (~u).tolist() == [65535, 0]
+    w = np.array([4294967295], np.uint32)
+    assert (w + w).tolist() == [4294967294] and w.astype(np.int32).tolist() == [-1]
+    assert pickle.loads(pickle.dumps(a)).tolist() == a.tolist()
+    t = paddle.to_tensor(a)   # Skiff's runtime has no int16: the tensor is int32 with the same values
+    assert t.dtype == paddle.int32 and t.tolist() == a.tolist()
 
 
 def test_large_arrays_stay_native():

@@ -96,6 +96,11 @@ def test_vgg():
     convs = [v for v in cfgs['A'] if v != 'M']
     conv_params = sum(9 * a * b + b for a, b in zip([3] + convs[:-1], convs))
     assert conv_params + (25088 * 4096 + 4096) + (4096 * 4096 + 4096) + (4096 * 1000 + 1000) == 132863336
+    # the factory's real feature stack (9.2M parameters) without the 123M-parameter classifier
+    feats = vgg11(num_classes=0)
+    assert _count(feats) == conv_params and len(feats.features) == 21
+    bn = vgg11(batch_norm=True, num_classes=0)
+    assert len(bn.features) == 29 and 'features.1._mean' in bn.state_dict() and 'features.28.weight' not in bn.state_dict()
     paddle.seed(4)
     for bn in (False, True):
         feats = make_layers([8, 'M', 16, 'M', 16, 'M'], batch_norm=bn)
@@ -118,3 +123,23 @@ def test_vgg():
         assert 'make_layers' in str(e)
     else:
         raise AssertionError('bad cfg accepted')
+
+
+def test_vit():
+    from paddle.vision.models import VisionTransformer, vit_tiny
+    assert _count(vit_tiny()) == 5717416   # DeiT-tiny's count
+    paddle.seed(5)
+    m = VisionTransformer(img_size=32, patch_size=8, class_num=5, embed_dim=32, depth=2, num_heads=4, qkv_bias=True)
+    keys = list(m.state_dict())
+    assert keys[:4] == ['pos_embed', 'cls_token', 'patch_embed.proj.weight', 'patch_embed.proj.bias']
+    assert 'blocks.1.attn.qkv.bias' in keys and 'blocks.1.mlp.fc2.weight' in keys and keys[-2:] == ['head.weight', 'head.bias']
+    assert list(m.pos_embed.shape) == [1, 17, 32]
+    x = paddle.randn([3, 3, 32, 32])
+    assert m(x).shape == [3, 5]
+    _train_step(m, x, 5)
+    try:
+        m(paddle.randn([1, 3, 16, 16]))
+    except ValueError as e:
+        assert 'PatchEmbed' in str(e)
+    else:
+        raise AssertionError('wrong image size accepted')

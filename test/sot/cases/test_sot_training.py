@@ -198,3 +198,33 @@ def test_writing_a_saved_input_before_backward_raises():
         assert 'modified by an inplace operation' in str(e), e
     else:
         raise AssertionError('backward after an inplace write to a saved input should raise')
+
+
+class TwiceBN(nn.Layer):
+    """One BatchNorm applied twice: the second call must read the statistics the first wrote."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn = nn.BatchNorm1D(3)
+
+    def forward(self, x, extra=None):
+        y = self.bn(self.bn(x) * 2.0 + 1.0)
+        if extra is not None:
+            y = y + extra.sum()
+        return y * 3.0 - 1.0
+
+
+def test_batch_norm_statistics_are_written_by_the_captured_graph():
+    a, b = TwiceBN(), TwiceBN()
+    static = paddle.jit.to_static(b)
+    x = paddle.randn([5, 3])
+    for _ in range(3):
+        same(static(x), a(x))
+    same(static.bn._mean, a.bn._mean)
+    same(static.bn._variance, a.bn._variance)
+    # an argument aliasing the written buffer: the guard routes it to a path that sees the writes
+    same(static(x, static.bn._mean), a(x, a.bn._mean))
+    same(static.bn._mean, a.bn._mean)
+    # explain() runs the function too: on a layer of its own
+    e = paddle.jit.sot.explain(paddle.jit.to_static(TwiceBN()).forward, x)
+    assert e['graphCount'] == 1 and e['breaks'] == [], e

@@ -127,22 +127,21 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
 
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.9, epsilon=1e-05,
                data_format='NCHW', use_global_stats=None, name=None):
-    """Inference batch norm from running statistics (training statistics need the registry op)."""
-    use_stats = use_global_stats if use_global_stats is not None else not training
-    if not use_stats:
-        raise NotImplementedError('batch_norm in training mode needs the registry op batch_norm, which Skiff does not have yet')
-    n = x.ndim
-    c_axis = 1 if data_format.startswith('NC') else n - 1
-    shape = [1] * n
-    shape[c_axis] = x.shape[c_axis]
-    reshape = _need('reshape', 'batch_norm')
-    sqrt = _need('sqrt', 'batch_norm')
-    y = (x - reshape(running_mean, shape)) / sqrt(reshape(running_var, shape) + epsilon)
-    if weight is not None:
-        y = y * reshape(weight, shape)
-    if bias is not None:
-        y = y + reshape(bias, shape)
-    return y
+    """Paddle's F.batch_norm (the registry op batch_norm): in training without global statistics,
+    x is normalised with the batch's statistics and the running statistics are updated in place
+    (as TS's batch_norm_api in src/ops/defs/nn_norm.ts)."""
+    op = _ops.function('batch_norm')
+    updates = training and use_global_stats is not True
+    if not updates:
+        return op(x, running_mean, running_var, weight, bias, training, momentum, epsilon, data_format, use_global_stats)[0]
+    # The op gets copies: the tape saves its inputs 1 and 2, and the write below bumps their version.
+    scale = _need('scale', 'batch_norm')
+    out, mean, variance = op(x, scale(running_mean, 1.0), scale(running_var, 1.0), weight, bias, training, momentum, epsilon,
+                             data_format, use_global_stats)
+    # statistics, not a function of the parameters: no gradient flows into the buffers (Paddle's MeanOut)
+    running_mean[...] = mean.detach()
+    running_var[...] = variance.detach()
+    return out
 
 
 def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False, scale_grad_by_freq=False, name=None):
@@ -166,3 +165,8 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format='NCHW', name=None):
     raise NotImplementedError("paddle.nn.functional.max_pool2d needs the registry op max_pool2d (pool2d), which Skiff does not provide yet")
+
+
+from ._extra import bilinear, dropout2d, dropout3d, alpha_dropout  # noqa: E402,F401  (compositions, as in Paddle)
+from ._transformer import scaled_dot_product_attention, rms_norm  # noqa: E402,F401  (Paddle's argument order over the registry ops)
+from ._pool_frac import fractional_max_pool2d, fractional_max_pool3d  # noqa: E402,F401  (random_u drawn when None)

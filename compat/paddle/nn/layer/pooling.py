@@ -42,8 +42,9 @@ class AdaptiveAvgPool2D(Layer):
         self._output_size, self._data_format = output_size, data_format
 
     def forward(self, x):
-        from .. import functional
-        f = getattr(functional, 'adaptive_avg_pool2d', None)
+        # F's attribute looked up per call (the registry op may be installed after import); no
+        # import statement here, which the translator would have to run as a graph break.
+        f = getattr(F, 'adaptive_avg_pool2d', None)
         if f is None:
             raise NotImplementedError("AdaptiveAvgPool2D needs paddle.nn.functional.adaptive_avg_pool2d, which Skiff's op registry does not provide yet")
         return f(x, self._output_size, data_format=self._data_format)

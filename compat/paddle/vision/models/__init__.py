@@ -5,3 +5,4 @@ from .resnet import (ResNet, BasicBlock, BottleneckBlock, resnet18, resnet34, re
                      resnet152, wide_resnet50_2, wide_resnet101_2)
 from .mobilenetv2 import MobileNetV2, mobilenet_v2  # noqa: F401
 from .vgg import VGG, vgg11, vgg13, vgg16, vgg19  # noqa: F401
+from .vit import VisionTransformer, vit_tiny, vit_small, vit_base  # noqa: F401

@@ -517,7 +517,7 @@ def _popt(np, a, **kw):
 
 
 # --- promotion matrices: every pair of stored dtypes, and each dtype with Python scalars ---------
-DTYPE_NAMES = ('bool', 'int8', 'uint8', 'int32', 'int64', 'float16', 'float32', 'float64')
+DTYPE_NAMES = ('bool', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'float16', 'float32', 'float64')
 
 
 def _pair_case(a, b, op):
@@ -542,10 +542,14 @@ CASES['promotion_scalar'] = [_scalar_case(a, v, op) for a in DTYPE_NAMES for v i
 CASES['reduce_dtypes'] = [(lambda a, f: lambda np: getattr(np, f)(np.array([1, 2, 3, 0], dtype=a)))(a, f)
                           for a in DTYPE_NAMES for f in ('sum', 'mean', 'max', 'argmin', 'cumsum', 'prod', 'std')]
 
-# Where Skiff differs from numpy on purpose (docs/numpy.md): (group, index) -> the error Skiff
-# raises instead. Skiff stores no int16, so int8 (+) uint8 arithmetic (numpy: int16) is a
-# TypeError; numpy's uint8 sums accumulate in uint64, Skiff's in int64.
-KNOWN_DIFFERENCES = {('promotion', k): 'TypeError' for k, (a, b, op) in enumerate(_PAIRS) if {a, b} == {'int8', 'uint8'}}
-KNOWN_DIFFERENCES.update({('reduce_dtypes', k): 'int64'
-                          for k, (a, f) in enumerate((a, f) for a in DTYPE_NAMES for f in ('sum', 'mean', 'max', 'argmin', 'cumsum', 'prod', 'std'))
-                          if a == 'uint8' and f in ('sum', 'cumsum', 'prod')})
+from numpy_cases_more import MORE  # noqa: E402  (the wrapped dtypes and the native-kernel groups)
+CASES.update(MORE)
+
+# Where Skiff differs from numpy on purpose (docs/numpy.md): (group, index) -> the error class or
+# result dtype Skiff gives instead. numpy's unsigned sums accumulate in uint64 (no storage in
+# Skiff), Skiff's in int64.
+KNOWN_DIFFERENCES = {('reduce_dtypes', k): 'int64'
+                     for k, (a, f) in enumerate((a, f) for a in DTYPE_NAMES for f in ('sum', 'mean', 'max', 'argmin', 'cumsum', 'prod', 'std'))
+                     if a in ('uint8', 'uint16', 'uint32') and f in ('sum', 'cumsum', 'prod')}
+# uint64 has no storage (its values exceed int64): an array of one is a TypeError
+KNOWN_DIFFERENCES[('uint16_32', len(MORE['uint16_32']) - 1)] = 'TypeError'

@@ -1,0 +1,2 @@
+"""paddle.amp: only the debugging tools so far (paddle.amp.debugging.check_numerics)."""
+from . import debugging  # noqa: F401
