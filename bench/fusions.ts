@@ -16,7 +16,7 @@ import { runOp } from '../src/ops/dispatch.js';
 import { seed } from '../src/ops/defs/random.js';
 import { Builder, Program, tensorType } from '../src/pir/index.js';
 import {
-  foldConvBnPass, foldParametersPass, fuseAttentionPass, fuseDropoutAddPass, fuseLayerNormPass, fuseLinearGradPass, fuseSoftmaxMaskPass,
+  foldConvBnPass, foldParametersPass, fuseAttentionPass, fuseResidualLayerNormPass, fuseDropoutAddPass, fuseLayerNormPass, fuseLinearGradPass, fuseSoftmaxMaskPass,
   type Pass, PassManager, runPipeline,
 } from '../src/passes/index.js';
 import { DTYPE_CODE } from '../src/tensor/dtype.js';
@@ -74,7 +74,7 @@ function row(what: string, shape: string, plain: Program, passes: Pass[], expect
   new PassManager(passes, { verify: true }).run(fused);
   if (!fused.allOps().some((o) => o.name === `pd_op.${expect}`)) throw new Error(`${what}: the fusion did not produce ${expect}`);
   const [a, b] = [compiled(plain, params), compiled(fused, params)];
-  const outs = [a, b].map((e) => { if (reseed) seed(1); const r = e.run(feeds); const v = r[0].dataSync() as Float32Array; for (const t of r) t.dispose(); return v; });
+  const outs = [a, b].map((e) => { if (reseed) seed(1); const r = e.run(feeds); const v = r[0].dataSync().map(Number); for (const t of r) t.dispose(); return v; });
   // Normwise: max |unfused - fused| over max |unfused| (elementwise ratios blow up near zeros).
   let dmax = 0, vmax = 0;
   outs[0].forEach((v, i) => { dmax = Math.max(dmax, Math.abs(v - outs[1][i])); vmax = Math.max(vmax, Math.abs(v)); });
@@ -148,6 +148,19 @@ for (const [m, w] of quick ? [[256, 768]] : [[256, 768], [2048, 1024]]) {
   b.fetch(b.pd('add', [b.pd('multiply', [b.pd('divide', [xc, sd])[0], g])[0], beta])[0], 'out');
   const params = { g: tensor([w], 1), b: tensor([w], 2) }, feeds = [tensor([m, w], 3)];
   row('mean/sub/square/mean/sqrt/div/mul/add -> layer_norm', `[${m}, ${w}]`, p, [fuseLayerNormPass()], 'layer_norm', params, feeds);
+  dispose(feeds); dispose(params);
+}
+
+// ---- residual add + layer norm ----
+for (const [m, w] of quick ? [[256, 768]] : [[256, 768], [2048, 1024]]) {
+  const [p, b] = builder();
+  const x = b.data('x', [m, w], 'float32'), h = b.data('h', [m, w], 'float32');
+  const g = b.parameter('g', tensorType('float32', [w])), beta = b.parameter('b', tensorType('float32', [w]));
+  const [sum] = b.pd('add', [x, h]);
+  const [ln] = b.pd('layer_norm', [sum, g, beta], { epsilon: 1e-5, begin_norm_axis: 1 });
+  b.fetch(ln, 'out'); b.fetch(sum, 'sum');
+  const params = { g: tensor([w], 1), b: tensor([w], 2) }, feeds = [tensor([m, w], 3), tensor([m, w], 4)];
+  row('add + layer_norm -> fused_bias_residual_layernorm', `[${m}, ${w}]`, p, [fuseResidualLayerNormPass()], 'fused_bias_residual_layernorm', params, feeds);
   dispose(feeds); dispose(params);
 }
 

@@ -9,6 +9,7 @@ import type { Attrs, OpDef, TensorMeta } from '../src/ops/types.js';
 import type { DType } from '../src/tensor/dtype.js';
 import type { Shape } from '../src/tensor/shape.js';
 import { scope, Tensor } from '../src/tensor/tensor.js';
+import { activeCollector, profileGraph } from '../src/profiler/profiler.js';
 import { GraphBreak } from './graph_breaks.js';
 import { runForTraining } from './graph_training.js';
 import type { Source } from './sources.js';
@@ -113,6 +114,8 @@ export class CompiledGraph {
   runnerState: unknown = null;
   /** Graphs below MIN_GRAPH_SIZE run op by op (Paddle's rule: compiling tiny graphs does not pay). */
   opByOp = false;
+  /** What the profiler and the graph viewer call this graph (the translated function, set by the runtime). */
+  name = 'graph';
   constructor(
     readonly values: readonly TensorMeta[],
     readonly inputs: readonly { value: number; source: Source }[],
@@ -123,6 +126,12 @@ export class CompiledGraph {
   get opCount(): number { return this.nodes.length; }
 
   run(inputs: readonly Tensor[]): Tensor[] {
+    // One profiler row per graph run (its ops are not counted again as eager ops).
+    if (activeCollector() !== null) return profileGraph(this.name, this.opCount, () => this.runUnprofiled(inputs));
+    return this.runUnprofiled(inputs);
+  }
+
+  private runUnprofiled(inputs: readonly Tensor[]): Tensor[] {
     if (runner && !this.opByOp) {
       // Inputs that want gradients (parameters in training): the forward on the executor as one
       // tape node whose backward is the graph's PIR-autodiff backward program (graph_training.ts).

@@ -146,7 +146,7 @@ export function firstFailingLocal(set: GuardSet, slots: readonly RtValue[]): Gua
   return null;
 }
 
-function checkAliasing(g: Extract<Guard, { kind: 'aliasing' }>, slots: readonly RtValue[]): boolean {
+export function checkAliasing(g: Extract<Guard, { kind: 'aliasing' }>, slots: readonly RtValue[]): boolean {
   const ids: (number | object | undefined)[] = g.members.map((m) => {
     if (!('key' in m)) return m.id;
     const v = resolveLocal(m, slots);

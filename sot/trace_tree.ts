@@ -3,6 +3,7 @@
 // result selects (by guards) the child node that continues. Later calls walk the tree; a guard
 // miss translates a new child from that point with the real state in hand.
 import type { Tensor } from '../src/tensor/tensor.js';
+import type { Shape } from '../src/tensor/shape.js';
 import type { CompiledGraph } from './function_graph.js';
 import { firstFailingLocal, type Guard, GuardSet, describeGuard } from './guards.js';
 import type { ConcreteStep, Host } from './host.js';
@@ -52,6 +53,11 @@ export type Exit =
 export class TreeNode {
   readonly children: TreeNode[] = [];
   hits = 0;
+  /**
+   * Symbolic shapes of this node's entry tensors by source key (sot/dynamic_dims.ts); null when
+   * no dim above or at this node is symbolic. Children trace their entry shapes back through it.
+   */
+  entryShapes: ReadonlyMap<string, Shape> | null = null;
   constructor(
     readonly guards: GuardSet,
     /** Graph inputs: templates over the entry (tensors) or constant tensors (parameters). */

@@ -22,9 +22,12 @@ import { matrixMorePublic } from './ops/defs/matrix_more_api.js';
 import { transformerPublic } from './ops/defs/nn_transformer.js';
 import { fracPoolPublic } from './ops/defs/nn_pool_frac.js';
 import { disable_static, enable_static, in_dynamic_mode, staticNamespace } from './static/index.js';
+import { profilerNamespace } from './profiler/index.js';
 import { enable_grad, grad, is_grad_enabled, no_grad, PyLayer, PyLayerContext, set_grad_enabled } from './autograd/index.js';
 import { backwardAll } from './autograd/api.js';
 import * as io from './io/index.js';
+import { jitPublic } from './jit/index.js';
+import { onnxNamespace } from './jit/onnx/index.js';
 
 type Namespace = { [k: string]: any };
 
@@ -50,6 +53,7 @@ export const paddle: Namespace = {
   get_num_threads: () => native.numThreads(),
   is_tensor: (x: unknown) => x instanceof Tensor,
   in_dynamic_mode, enable_static, disable_static, static: staticNamespace,
+  profiler: profilerNamespace,
   grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled,
   autograd: { PyLayer, PyLayerContext, grad, backward: backwardAll, no_grad, enable_grad, set_grad_enabled, is_grad_enabled },
   get_device: () => 'cpu',
@@ -88,4 +92,7 @@ for (const [name, fn] of Object.entries(shapeMorePublic)) nest(paddle, name, fn)
 for (const [name, fn] of Object.entries(matrixMorePublic)) nest(paddle, name, fn);
 // F.scaled_dot_product_attention, F.rms_norm, incubate fused_rms_norm, F.fractional_max_pool2d/3d (hand-bound: dropout path, argument order, random_u draw)
 for (const [name, fn] of Object.entries({ ...transformerPublic, ...fracPoolPublic })) nest(paddle, name, fn);
+// paddle.jit.save / load and paddle.inference (src/jit)
+for (const [name, v] of Object.entries(jitPublic)) nest(paddle, name, v);
+nest(paddle, 'onnx.export', onnxNamespace.export);  // paddle.onnx.export (src/jit/onnx)
 io.mountIo(paddle, io);  // paddle.io and paddle.vision.datasets.MNIST (src/io)

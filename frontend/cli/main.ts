@@ -1,15 +1,18 @@
 // The `skiff` command.
 //   skiff run script.py [args...]     run a Python script as __main__ (exit code = Python's)
 //   skiff run -c "code" [args...]     run a program passed as a string
+//   skiff run --profile [--profile-trace out.json] script.py   per-op profile table (and Chrome trace)
+//   skiff graph script.py [--format html|dot|svg] [-o out]      view the graphs to_static captured
 //   skiff python                      interactive Python with `paddle` importable
 // --python 3.12|3.13|3.14 (or SKIFF_PYTHON) picks the interpreter; default 3.13.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { loadPython } from '../python/host.js';
 import { PYTHON_VERSIONS } from '../python/versions.js';
 import { runRepl } from './repl.js';
+import { Collector, setActiveCollector } from '../../src/profiler/profiler.js';
 
 const versions = PYTHON_VERSIONS.map((v) => v.version).join(', ');
 
@@ -30,10 +33,12 @@ export function buildProgram(): Command {
     .description('run a Python script (or -c code) with the paddle package')
     .option('--python <version>', `Python version (${versions})`)
     .option('-c, --code <code>', 'program passed in as a string')
+    .option('--profile', 'print a per-op profile (eager ops, captured graphs, translation) to stderr at exit')
+    .option('--profile-trace <file>', 'also write a Chrome trace JSON (Perfetto format); implies --profile')
     .argument('[script]', 'the Python file to run')
     .argument('[args...]', 'arguments for the script (sys.argv[1:])')
     .passThroughOptions()
-    .action(async (script: string | undefined, args: string[], opts: { python?: string; code?: string }) => {
+    .action(async (script: string | undefined, args: string[], opts: { python?: string; code?: string; profile?: boolean; profileTrace?: string }) => {
       const version = opts.python ?? program.opts().python;
       if (opts.code === undefined && !script) program.error('skiff run: give a script path or -c "code"');
       if (opts.code === undefined && !(existsSync(script as string) && statSync(script as string).isFile())) {
@@ -42,9 +47,21 @@ export function buildProgram(): Command {
         finish(2);
       }
       const host = await loadPython({ version });
+      // The profile covers the script, not the interpreter start.
+      const prof = opts.profile || opts.profileTrace ? new Collector() : null;
+      if (prof) setActiveCollector(prof);
       const code = opts.code !== undefined
         ? host.runCode(opts.code, script ? [script, ...args] : args)
         : host.runFile(script as string, args);
+      if (prof) {
+        host.flush();
+        setActiveCollector(null);
+        process.stderr.write(`${prof.summary()}\n`);
+        if (opts.profileTrace) {
+          writeFileSync(opts.profileTrace, JSON.stringify(prof.trace()));
+          process.stderr.write(`skiff: trace written to ${resolve(opts.profileTrace)} (open it in https://ui.perfetto.dev or chrome://tracing)\n`);
+        }
+      }
       finish(code);
     });
 

@@ -2,25 +2,67 @@
 #include <cstdlib>
 #include <limits>
 #include <sys/mman.h>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 namespace skiff {
 
 MemStats& mem_stats() { static MemStats s; return s; }
 
-// Large buffers come straight from mmap: the kernel hands out zeroed pages lazily, so there is
-// no memset pass, and transparent huge pages cut first-touch faults (~12 us per 4 KB page on
-// this VM kind). Small buffers use the allocator and are zeroed explicitly.
+// Large buffers come from mmap: the kernel hands out zeroed pages lazily, and transparent huge
+// pages cut first-touch faults. Those faults still cost ~6-12 ms per few MB on this VM kind —
+// more than most kernels writing the buffer — so freed mappings are kept in a small cache keyed
+// by their exact length (a training or inference loop frees and reallocates the same sizes every
+// step) and handed out again after a memset, which runs at memory bandwidth. The cache holds at
+// most kCacheBytes; a mapping that does not fit is returned to the system. Small buffers use the
+// allocator and are zeroed explicitly.
 static constexpr size_t kMmapThreshold = size_t(1) << 20;
+static constexpr size_t kCacheBytes = size_t(256) << 20;
+
+namespace {
+struct MapCache {
+  std::mutex mu;
+  std::unordered_multimap<size_t, void*> free;
+  size_t bytes = 0;
+};
+MapCache& map_cache() { static MapCache* c = new MapCache(); return *c; }   // never destroyed: storages may die at exit
+
+void* take_cached(size_t len) {
+  auto& c = map_cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  auto it = c.free.find(len);
+  if (it == c.free.end()) return nullptr;
+  void* p = it->second;
+  c.free.erase(it);
+  c.bytes -= len;
+  return p;
+}
+
+bool keep_cached(void* p, size_t len) {
+  auto& c = map_cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  if (c.bytes + len > kCacheBytes) return false;
+  c.free.emplace(len, p);
+  c.bytes += len;
+  return true;
+}
+}  // namespace
 
 Storage::Storage(size_t nbytes) : bytes(nbytes) {
   size_t alloc = ((nbytes + 63) / 64) * 64;
   if (alloc == 0) alloc = 64;
   if (alloc >= kMmapThreshold) {
-    void* p = mmap(nullptr, alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw SkiffError("out of memory allocating " + std::to_string(nbytes) + " bytes");
+    void* p = take_cached(alloc);
+    if (p) {
+      std::memset(p, 0, alloc);
+    } else {
+      p = mmap(nullptr, alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) throw SkiffError("out of memory allocating " + std::to_string(nbytes) + " bytes");
 #ifdef MADV_HUGEPAGE
-    madvise(p, alloc, MADV_HUGEPAGE);
+      madvise(p, alloc, MADV_HUGEPAGE);
 #endif
+    }
     data = p;
     mapped = alloc;
   } else {
@@ -36,7 +78,7 @@ Storage::Storage(size_t nbytes) : bytes(nbytes) {
 }
 
 Storage::~Storage() {
-  if (mapped) munmap(data, mapped);
+  if (mapped) { if (!keep_cached(data, mapped)) munmap(data, mapped); }
   else std::free(data);
   auto& m = mem_stats();
   m.live_storages--;

@@ -1,6 +1,7 @@
 // compile(graph) -> Executable: lowers per concrete input signature (bounded LRU of native
 // programs), runs each program in one native call, and services host calls in between.
 import { native, type NativeSuspension } from '../native.js';
+import { activeCollector, profileGraph } from '../profiler/profiler.js';
 import { type DType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { checkGraph, type ExecGraph, type GraphInfo } from './graph.js';
@@ -75,6 +76,12 @@ export class Executable {
 
   /** Runs the graph; returns fresh output tensors (the caller owns them). */
   run(inputs: readonly Tensor[], params: readonly Tensor[] = this.params): Tensor[] {
+    // Profiled as one row per program (a captured SOT graph already names its own run).
+    if (activeCollector() !== null) return profileGraph('executor program', this.graph.nodes.length, () => this.runUnprofiled(inputs, params));
+    return this.runUnprofiled(inputs, params);
+  }
+
+  private runUnprofiled(inputs: readonly Tensor[], params: readonly Tensor[]): Tensor[] {
     const e = this.entry(inputs, params);
     inputs.forEach((t, i) => { e.inH[i] = t.handle; });
     params.forEach((t, i) => { e.pH[i] = t.handle; });

@@ -31,6 +31,15 @@ export function setStaticRecorder(r: StaticRecorder | null): StaticRecorder | nu
 export function setAutogradHook(h: AutogradHook | null): AutogradHook | null { const p = autograd; autograd = h; return p; }
 export const getStaticRecorder = (): StaticRecorder | null => recorder;
 
+/** The profiler's view of dispatch (src/profiler): enter() before an eager op, exit() after it. */
+export interface OpProfiler {
+  enter(): number;
+  exit(kind: 'op', name: string, t0: number): void;
+}
+// Null unless a profiler runs: the eager path pays one null check for it.
+let profiler: OpProfiler | null = null;
+export function setOpProfiler(p: OpProfiler | null): OpProfiler | null { const prev = profiler; profiler = p; return prev; }
+
 // Scratch shared with native/src/addon.cc (runAlloc). Sized for the largest op call (concat of
 // many tensors, long attribute lists); overflow is checked on the native side.
 const SCRATCH_I = new Int32Array(4096);
@@ -88,6 +97,19 @@ export function encodeAttrs(def: OpDef, attrs: Attrs, ins: readonly TensorMeta[]
  * Inputs that are not eager Tensors go to the static recorder (paddle.static / capture).
  */
 export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike[] {
+  // Ops recorded into a program (static mode, SOT translation) run nothing: not profiled.
+  if (profiler !== null && recorder === null) {
+    const p = profiler, t0 = p.enter();
+    try {
+      return runOpDefBody(def, inputs, attrs);
+    } finally {
+      p.exit('op', def.name, t0);
+    }
+  }
+  return runOpDefBody(def, inputs, attrs);
+}
+
+function runOpDefBody(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike[] {
   let eager = true;
   for (const x of inputs) if (x !== null && !(x instanceof Tensor)) { eager = false; break; }
   const metas = inputs as readonly TensorMeta[];
@@ -165,6 +187,18 @@ export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], att
  * first, so `x[1:] = x[:-1]` reads the old values (numpy's result).
  */
 export function runOpInplace(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike {
+  if (profiler !== null && recorder === null) {
+    const p = profiler, t0 = p.enter();
+    try {
+      return runOpInplaceBody(def, inputs, attrs);
+    } finally {
+      p.exit('op', `${def.name}_`, t0);
+    }
+  }
+  return runOpInplaceBody(def, inputs, attrs);
+}
+
+function runOpInplaceBody(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike {
   const name = `${def.name}_`;
   if (!def.inplace) throw new Error(`${def.name}: the op has no inplace variant`);
   if (def.inplace !== true) return composedInplace(def, inputs, attrs);

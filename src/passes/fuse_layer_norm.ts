@@ -7,8 +7,11 @@
 // then xhat * g + b (g, b 1-D over the last axis, either multiply order) -> layer_norm(x, g, b,
 // eps), a second rule so the two compose whichever op the driver visits first.
 // layer_norm's rule differentiates, so this runs in both pipelines.
+// residualLayerNormPattern (below; pass fuse_residual_layer_norm, inference) then folds a
+// residual add into the norm: fused_bias_residual_layernorm.
 import type { Value } from '../pir/core.js';
 import { type DrrRule, drrPattern, type Match, type OpNode, attr, compute, cst, op, t } from './drr.js';
+import { typeEq } from '../pir/types.js';
 import type { RewritePattern } from './rewriter.js';
 
 const rankOf = (v: Value): number => (v.type.kind === 'tensor' ? v.type.rank : -1);
@@ -72,3 +75,44 @@ export const FUSE_LAYER_NORM_RULES: readonly DrrRule[] = [
 ];
 
 export const fuseLayerNormPatterns = (): RewritePattern[] => FUSE_LAYER_NORM_RULES.map(drrPattern);
+
+/**
+ * layer_norm(add(x, residual)) -> fused_bias_residual_layernorm(x, residual), whose
+ * residual_out also replaces the add for its other users (a transformer's residual stream
+ * reads the sum again: DRR cannot express that second replacement, so this is a pattern).
+ * Both add operands must have the sum's type (no broadcasting), and the add's other users must
+ * come after the layer_norm (the fused op is created there).
+ */
+export const residualLayerNormPattern: RewritePattern = {
+  name: 'residual_layer_norm',
+  rootNames: ['pd_op.layer_norm'],
+  matchAndRewrite(ln, rw) {
+    const sum = ln.operand(0);
+    const add = sum?.definingOp;
+    if (!sum || !add || add.name !== 'pd_op.add' || add.parent !== ln.parent) return false;
+    const [x, r] = [add.operand(0)!, add.operand(1)!];
+    if (!typeEq(x.type, sum.type) || !typeEq(r.type, sum.type) || !isFloat(sum)) return false;
+    const ops = ln.parent!.ops;
+    const at = ops.indexOf(ln);
+    if (sum.users.some((u) => u !== ln && (u.parent !== ln.parent || ops.indexOf(u) < at))) return false;
+    const eps = ln.attr('epsilon'), axis = ln.attr('begin_norm_axis');
+    if (eps?.kind !== 'float' && eps?.kind !== 'int') return false;
+    if (axis?.kind !== 'int') return false;
+    let fused;
+    try {
+      fused = rw.pdOp('pd_op.fused_bias_residual_layernorm', [x, null, r, ln.operand(1), ln.operand(2)],
+        { epsilon: eps.value, residual_alpha: 1, begin_norm_axis: axis.value });
+    } catch {
+      return false;
+    }
+    const outs = [fused.results[0], fused.results[2], fused.results[3]];
+    if (!outs.every((v, i) => typeEq(v.type, ln.results[i].type)) || !typeEq(fused.results[1].type, sum.type)) {
+      rw.eraseOp(fused);
+      return false;
+    }
+    rw.replaceAllUsesWith(sum, fused.results[1]);
+    rw.replaceOp(ln, outs);
+    if (!add.results[0].hasUses) rw.eraseOp(add);
+    return true;
+  },
+};

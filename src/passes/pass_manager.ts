@@ -12,7 +12,7 @@ import { eliminateDeadCode } from './dce.js';
 import { fuseGemmPatterns } from './fuse_gemm.js';
 import { fuseAttentionPatterns } from './fuse_attention.js';
 import { foldConvBnPatterns } from './fold_conv_bn.js';
-import { fuseLayerNormPatterns } from './fuse_layer_norm.js';
+import { fuseLayerNormPatterns, residualLayerNormPattern } from './fuse_layer_norm.js';
 import { fuseSoftmaxMaskPatterns, type SoftmaxMaskOptions } from './fuse_softmax_mask.js';
 import { fuseDropoutAddPatterns, fuseLinearGradPatterns } from './fuse_training.js';
 import { applyPatternsGreedily, FrozenPatternSet, type GreedyOptions } from './greedy.js';
@@ -53,6 +53,7 @@ export const fuseLinearGradPass = (opts?: GreedyOptions): Pass => patternPass('f
 export const fuseSoftmaxMaskPass = (opts: SoftmaxMaskOptions & GreedyOptions = {}): Pass => patternPass('fuse_softmax_mask', fuseSoftmaxMaskPatterns(opts), opts);
 export const foldConvBnPass = (opts?: GreedyOptions): Pass => patternPass('fold_conv_bn', foldConvBnPatterns(), opts);
 export const fuseLayerNormPass = (opts?: GreedyOptions): Pass => patternPass('fuse_layer_norm', fuseLayerNormPatterns(), opts);
+export const fuseResidualLayerNormPass = (opts?: GreedyOptions): Pass => patternPass('fuse_residual_layer_norm', [residualLayerNormPattern], opts);
 export const fuseAttentionPass = (opts?: GreedyOptions): Pass => patternPass('fuse_attention', fuseAttentionPatterns(), opts);
 export const csePass = (): Pass => ({ name: 'cse', run: eliminateCommonSubexpressions });
 export const dcePass = (): Pass => ({ name: 'dce', run: eliminateDeadCode });
@@ -66,6 +67,7 @@ const passFactories = new Map<string, () => Pass>([
   ['fuse_softmax_mask', () => fuseSoftmaxMaskPass()],
   ['fold_conv_bn', () => foldConvBnPass()],
   ['fuse_layer_norm', () => fuseLayerNormPass()],
+  ['fuse_residual_layer_norm', () => fuseResidualLayerNormPass()],
   ['fuse_attention', () => fuseAttentionPass()],
   ['cse', csePass],
   ['dce', dcePass],
@@ -89,8 +91,8 @@ export function createPass(name: string): Pass {
 // intermediates the backward reads), plus the training-only dropout+add and weight-gradient
 // accumulation fusions.
 const pipelines = new Map<string, readonly string[]>([
-  ['inference', ['canonicalize', 'fold_conv_bn', 'constant_fold', 'canonicalize', 'fuse_layer_norm', 'fuse_softmax_mask', 'fuse_attention',
-    'canonicalize', 'fuse_gemm_epilogue', 'cse', 'dce']],
+  ['inference', ['canonicalize', 'fold_conv_bn', 'constant_fold', 'canonicalize', 'fuse_layer_norm', 'fuse_residual_layer_norm', 'fuse_softmax_mask',
+    'fuse_attention', 'canonicalize', 'fuse_gemm_epilogue', 'cse', 'dce']],
   ['training', ['canonicalize', 'constant_fold', 'canonicalize', 'fuse_layer_norm', 'fuse_softmax_mask', 'fuse_dropout_add',
     'fuse_linear_param_grad_add', 'cse', 'dce']],
 ]);

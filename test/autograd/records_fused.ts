@@ -1,5 +1,5 @@
 // Gradient-check records of the fused ops made by issue 8's fusion passes
-// (src/ops/defs/fused_ops.ts). fused_dropout_add reseeds before every evaluation so finite
+// (src/ops/defs/fused_ops.ts), and the residual layer norm. fused_dropout_add reseeds before every evaluation so finite
 // differences see one mask; its backward op is linear in out_grad and checked as such.
 import { paddle } from '../../src/paddle.js';
 import { runOp } from '../../src/ops/dispatch.js';
@@ -25,6 +25,14 @@ export const FUSED_RECORDS: GradRecord[] = [
   },
   { op: 'fused_softmax_mask_upper_triangle', inputs: [{ shape: [2, 4, 4] }], fn: (x) => op('fused_softmax_mask_upper_triangle', [x]) },
   { op: 'fused_softmax_mask_upper_triangle', label: 'keys > queries', inputs: [{ shape: [3, 5] }], fn: (x) => op('fused_softmax_mask_upper_triangle', [x]) },
+  {
+    op: 'fused_bias_residual_layernorm', inputs: [{ shape: [3, 6] }, { shape: [6] }, { shape: [3, 6] }, { shape: [6] }, { shape: [6] }],
+    fn: (x, b, r, w, nb) => (runOp('fused_bias_residual_layernorm', [x, b, r, w, nb], { begin_norm_axis: 1, residual_alpha: 0.7 }) as Tensor[]).slice(0, 2),
+  },
+  {
+    op: 'fused_bias_residual_layernorm', label: 'no bias, no affine, 3-D', inputs: [{ shape: [2, 2, 4] }, { shape: [2, 2, 4] }],
+    fn: (x, r) => op('fused_bias_residual_layernorm', [x, null, r, null, null], { begin_norm_axis: 2 }),
+  },
 ];
 
-export const FUSED_SECOND_ORDER = ['fused_softmax_mask_upper_triangle', 'fused_linear_param_grad_add'];
+export const FUSED_SECOND_ORDER = ['fused_softmax_mask_upper_triangle', 'fused_linear_param_grad_add', 'fused_bias_residual_layernorm'];

@@ -10,7 +10,7 @@ import { seed } from '../../src/ops/defs/random.js';
 import { Builder, Program, tensorType, type Value } from '../../src/pir/index.js';
 import { appendBackward } from '../../src/pir/autodiff/index.js';
 import {
-  foldConvBnPass, foldParametersPass, fuseAttentionPass, fuseDropoutAddPass, fuseLayerNormPass, fuseLinearGradPass, fuseSoftmaxMaskPass,
+  foldConvBnPass, foldParametersPass, fuseAttentionPass, fuseResidualLayerNormPass, fuseDropoutAddPass, fuseLayerNormPass, fuseLinearGradPass, fuseSoftmaxMaskPass,
   PassManager, type Pass, runPipeline,
 } from '../../src/passes/index.js';
 import { sym } from '../../src/tensor/shape.js';
@@ -139,6 +139,17 @@ describe('fusion equivalence (fused vs unfused programs)', () => {
     const fused = expectSame(before, [fuseLayerNormPass(), runPipelinePass('dce')], params, [randTensor([4, 6, 16], 4)]);
     expect(count(fused, 'layer_norm')).toBe(1);
     expect(count(fused, 'mean') + count(fused, 'sqrt') + count(fused, 'divide')).toBe(0);
+  });
+
+  it('fused_bias_residual_layernorm: the transformer block\'s residual add + layer_norm', () => {
+    const spec = MODELS[2];
+    const before = buildModel(spec);
+    const params: Params = {};
+    let k = 30;
+    for (const [n, shape] of Object.entries(spec.params)) params[`${spec.name}.${n}`] = randTensor(shape, k++);
+    const fused = expectSame(before, [fuseResidualLayerNormPass()], params, [randTensor([3, 6, 16], 2)]);
+    expect(count(fused, 'fused_bias_residual_layernorm')).toBe(1);
+    expect(count(fused, 'layer_norm')).toBe(1);  // the first one normalizes the input, no sum
   });
 
   it('attention: causal attention on [B, H, S, D] heads onto scaled_dot_product_attention(is_causal)', () => {

@@ -75,7 +75,11 @@ function recordProgram(rec: GradRecord, c: Case) {
  * inplace call records the functional op and returns the new value, which the caller must use
  * (Python rebinds the Variable; a TS record that ignores set_item's result keeps the old value).
  */
-const EAGER_ONLY = new Set(['set_value_with_tensor (through set_item on a non-leaf (inplace on the tape))']);
+const EAGER_ONLY = new Set([
+  'set_value_with_tensor (through set_item on a non-leaf (inplace on the tape))',
+  // Tensor.fill_diagonal_ is a Tensor-only method (Paddle has no functional form), not a program Value method
+  'fill_diagonal (Tensor.fill_diagonal_ on a non-leaf)',
+]);
 const RECORDS = [...BASE, ...MORE_RECORDS, ...NN_RECORDS];
 const label = (rec: GradRecord) => (rec.label ? `${rec.op} (${rec.label})` : rec.op);
 

@@ -12,9 +12,10 @@ graph breaks and eager fallback so results always equal eager execution.
 import types
 
 from . import sot  # noqa: F401
+from . import marker  # noqa: F401
 from .sot.runtime import CONFIG, StaticFunction, bump_layer_version  # noqa: F401
 
-__all__ = ['to_static', 'not_to_static', 'enable_to_static', 'ignore_module', 'InputSpec', 'sot']
+__all__ = ['to_static', 'not_to_static', 'enable_to_static', 'ignore_module', 'InputSpec', 'sot', 'marker']
 
 
 class InputSpec:

@@ -10,6 +10,7 @@ import { SotRuntime } from './runtime.js';
 import { setGraphRunner } from '../../../sot/function_graph.js';
 import { ExecutorRunner } from '../../../sot/executor_runner.js';
 import { graphTrainingCounters } from '../../../sot/graph_training.js';
+import { markDynamicDims } from '../../../sot/dynamic_dims.js';
 import { executorCounters } from '../../../src/executor/executable.js';
 import { dispatchCounters } from '../../../src/ops/dispatch.js';
 
@@ -53,6 +54,10 @@ export function installSot(py: PyodideInterface, bridge: Bridge): { runtime(): S
     call: (fid: number, enc: string, nargs: number) => rt!.call(fid, enc, nargs),
     call_fast: (fid: number, ...codes: number[]) => rt!.callFast(fid, codes),
     invalidate: (fid: number) => rt?.invalidate(fid),
+    /** to_static(input_spec=...): symbolic dims per argument (see SotRuntime.setInputSpec). */
+    set_input_spec: (fid: number, json: string, selfOffset: number) => runtime().setInputSpec(fid, json, selfOffset),
+    /** paddle.jit.marker.dynamic_dims(x, dims): marks dims of the tensor with this handle. */
+    mark_dynamic_dims: (handle: number, json: string) => markDynamicDims(runtime().host.tensor(handle), JSON.parse(json) as number[]),
     explain: (fid: number) => JSON.stringify(runtime().explain(fid)),
     translate_count: (fid: number) => runtime().translateCount(fid || undefined),
     /** Eager kernel launches and views made so far (tests measure what ran outside graphs). */

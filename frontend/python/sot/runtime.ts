@@ -14,7 +14,10 @@ import { type HostGuard, type PyRef, type PyRuntime, SotPythonHost } from './pyt
 import { type Layout, StrictModeError, Translator } from './translator.js';
 import { versionTable, type VersionTable } from './versions.js';
 import { fromHostRead } from './semantics.js';
+import { childEntryShapes, type DimSpec, dimsOnlyMiss, mergeSpecs, rootEntryShapes } from '../../../sot/dynamic_dims.js';
+import { itemSource, slotSource, type Source } from '../../../sot/sources.js';
 import type { HandleTable } from '../handles.js';
+import { profileSpan } from '../../../src/profiler/profiler.js';
 
 /**
  * Limits from ARCHITECTURE.md: a tree past this many nodes, or this many re-translations (a
@@ -43,6 +46,8 @@ interface Fn {
   guardSets: number[];
   events: BreakEvent[];
   pins: number[];
+  /** Dims made symbolic up front (InputSpec None/-1), by entry source key. */
+  spec: DimSpec;
 }
 
 export interface SotStats { translations: number; graphsRun: number; graphOpsRun: number; stepsRun: number; calls: number; fallbacks: number }
@@ -82,7 +87,7 @@ export class SotRuntime {
     this.host.pin(this.host.object(wrapperOid));
     const fn: Fn = {
       fid: this.fns.length + 1, ref, code, wrapperId: wrapperOid, fullGraph: fullGraph !== 0, roots: [], translations: 0, misses: 0,
-      eager: false, eagerReason: '', guards: [], guardSets: [], events: [], pins: [],
+      eager: false, eagerReason: '', guards: [], guardSets: [], events: [], pins: [], spec: new Map(),
     };
     const why = this.host.unsupportedReason(code);
     if (why) {
@@ -135,7 +140,7 @@ export class SotRuntime {
       const vals = decodeArgs();
       const entry = this.bindRoot(fn, vals, nargs);
       if (!entry) return 'X';
-      const result = walk(fn.roots, entry, this.host, (parent, e) => this.translate(fn, parent, e), stats, (node, failed) => {
+      const result = walk(fn.roots, entry, this.host, (parent, e) => profileSpan('translate', fn.code.wire.qualname, () => this.translate(fn, parent, e)), stats, (node, failed) => {
         if (this.logLevel >= 2) this.log2(`sot: cache miss in ${fn.code.wire.qualname}${node ? ' (after a break)' : ''}: ${failed.map(describeFailure).join('; ')}`);
       });
       this.stats.graphsRun += stats.graphsRun;
@@ -184,9 +189,13 @@ export class SotRuntime {
     // Host reads of the entry translation are checked by the wrapper before each call; those of
     // a translation after a step, by the node itself when a call reaches it.
     const tx = new Translator(host, this.v, opts, entry, guardSlot, parent !== null);
+    tx.dynamicShapes = parent ? childEntryShapes(parent) : rootEntryShapes(this.rootDims(fn, entry));
     tx.enter(layout);
     if (!parent) this.bindRootClosure(fn, tx);
     const node = tx.run();
+    // The tree is dynamic from the first node with a symbolic entry dim down.
+    if (tx.entryShapes.size || parent?.entryShapes) node.entryShapes = tx.entryShapes;
+    if (node.graph) node.graph.name = `${fn.code.wire.qualname}#${fn.translations}`;
     fn.events.push(...tx.events);
     fn.pins.push(...host.pendingPins);
     fn.guardSets.push(...host.pendingGuardSets);
@@ -204,6 +213,41 @@ export class SotRuntime {
     }
     return node;
   }
+
+  /**
+   * Dims to make symbolic in a root translation: the InputSpec's, plus, when an existing root
+   * missed only because entry tensor dims changed size, those dims (and the ones it already had
+   * symbolic). One such re-translation serves every later size.
+   */
+  private rootDims(fn: Fn, entry: readonly RtValue[]): DimSpec {
+    for (const r of fn.roots) {
+      const miss = dimsOnlyMiss(r, entry);
+      if (miss) {
+        if (this.logLevel >= 1) this.log1(`sot: ${fn.code.wire.qualname}: entry dims ${[...miss].map(([k, d]) => `${k}[${[...d].join(',')}]`).join(' ')} become symbolic`);
+        return mergeSpecs(fn.spec, miss);
+      }
+    }
+    return fn.spec;
+  }
+
+  /**
+   * input_spec of to_static: `json` is [[argument index (self excluded), item path..., [dims]]]
+   * for every InputSpec with None/-1 dims. Argument i is entry slot i + 1 (+1 more for a method's
+   * self, `selfOffset`).
+   */
+  readonly setInputSpec = (fid: number, json: string, selfOffset: number): void => {
+    const fn = this.fns[fid - 1];
+    if (!fn) return;
+    const spec: DimSpec = new Map();
+    for (const entry of JSON.parse(json) as (number | number[])[][]) {
+      const dims = entry[entry.length - 1] as number[];
+      const path = entry.slice(0, -1) as number[];
+      let src: Source = slotSource(path[0] + 1 + selfOffset);
+      for (const p of path.slice(1)) src = itemSource(src, { k: 'int', v: p });
+      spec.set(src.key, new Set(dims));
+    }
+    fn.spec = spec;
+  };
 
   /** The outermost frame at instruction 0 with parameters in slots 1..n (slot 0: the layer version). */
   private rootLayout(fn: Fn): Layout {

@@ -3,7 +3,9 @@
 // logging side effects. The result is a TreeNode (see sot/trace_tree.ts).
 import { FunctionGraph, SymTensor } from '../../../sot/function_graph.js';
 import { BREAKS, type BreakEvent, GraphBreak } from '../../../sot/graph_breaks.js';
-import { aliasingGuard, constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, soleStorageGuard, tensorGuard, unaliasedWrittenGuard } from '../../../sot/guards.js';
+import type { EntryShapes } from '../../../sot/dynamic_dims.js';
+import { aliasingGuard, constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, resolveLocal, soleStorageGuard, tensorGuard, unaliasedWrittenGuard } from '../../../sot/guards.js';
+import { isStatic, type Shape } from '../../../src/tensor/shape.js';
 import { type ConcreteStep, HostError } from '../../../sot/host.js';
 import { constSource, isLocalSource, itemSource, slotSource, type Source } from '../../../sot/sources.js';
 import { type Effect, type Template, TreeNode } from '../../../sot/trace_tree.js';
@@ -48,6 +50,10 @@ export class Translator {
   /** Variables of entry slots (so templates can point back to the entry instead of copying). */
   private entryVars = new Map<Variable, Source>();
   events: BreakEvent[] = [];
+  /** Symbolic entry shapes wanted for this translation (null: every entry tensor is concrete). */
+  dynamicShapes: EntryShapes | null = null;
+  /** Entry tensors given symbolic shapes, by source key (becomes TreeNode.entryShapes). */
+  readonly entryShapes = new Map<string, Shape>();
   /** Set when the translation read layer attributes: the node then guards the layer version (slot 0). */
   layerDependent = false;
 
@@ -120,9 +126,16 @@ export class Translator {
     const g = guard && source !== null;
     switch (v.k) {
       case 'tensor': {
-        if (g) this.guards.add(tensorGuard(source!, v.t));
         if (!source) return this.constTensor(v.t);
-        return new TensorVar(this.graph.input(source, v.t), source);
+        // An entry tensor may have symbolic dims (sot/dynamic_dims.ts): its graph input and guard
+        // then carry SymDims; one whose shape a dynamic tree cannot trace back is guarded as is.
+        const at = this.dynamicShapes && isLocalSource(source) ? resolveLocal(source, this.entry) : undefined;
+        const dyn = at?.k === 'tensor' && at.t === v.t ? this.dynamicShapes : null;
+        const shape = dyn ? dyn.propose(source, v.t) : undefined;
+        const meta = shape ? { dtype: v.t.dtype, shape, stop_gradient: v.t.stop_gradient } : v.t;
+        if (shape && !isStatic(shape)) this.entryShapes.set(source.key, shape);
+        if (g || (dyn?.strict && !shape)) this.guards.add(tensorGuard(source, meta));
+        return new TensorVar(this.graph.input(source, meta), source);
       }
       case 'int': case 'float': case 'bool': case 'none': case 'str':
         if (g) this.guards.add(constGuard(source!, v));

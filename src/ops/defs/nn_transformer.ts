@@ -108,6 +108,8 @@ export function sdpa_api(...args: unknown[]): unknown {
   if (!(typeof dropout === 'number' && dropout > 0 && training))
     return callOp(scaled_dot_product_attention, [q, kk, v, p.attn_mask ?? null, dropout, causal, training]);
   const mask = (p.attn_mask ?? null) as TensorLike | null;
+  for (const [n, t] of [['query', q], ['key', kk], ['value', v], ['attn_mask', mask ?? q]] as const)
+    if (!isTensor(t)) throw new TypeError(`${SDPA}: ${n} must be a Tensor, got ${t === null ? 'None' : typeof t}`);
   sdpaInfer([q, kk, v, mask] as TensorMeta[], { dropout_p: dropout, is_causal: causal, training: false });  // same checks and errors
   const k = kit(eager);
   const probs = attentionProbs(k, toBHSD(k, q), toBHSD(k, kk), mask, causal, 1 / Math.sqrt(k.shape(q)[3]));

@@ -167,3 +167,44 @@ addRecords({
     { inputs: [rand([3, 3], 'int32')], error: /fused_softmax_mask_upper_triangle: expected a floating-point input/ },
   ],
 });
+
+function refResidualLayerNorm([x, bias, res, w, nb]: (NDArray | null)[], a: Attrs): NDArray[] {
+  const X = x!, begin = (a.begin_norm_axis ?? 1) as number, eps = (a.epsilon ?? 1e-5) as number, alpha = (a.residual_alpha ?? 1) as number;
+  const right = X.shape.slice(begin).reduce((p, q) => p * q, 1), left = X.shape.slice(0, begin).reduce((p, q) => p * q, 1);
+  const f = X.dtype === 'float32' ? Math.fround : (v: number) => v;
+  const sum = X.data.map((v, i) => f(f(v + (bias ? bias.data[i % right] : 0)) + alpha * (res ? res.data[i] : 0)));
+  const out: number[] = [], mean: number[] = [], vr: number[] = [];
+  for (let r = 0; r < left; r++) {
+    const row = sum.slice(r * right, (r + 1) * right);
+    const m = row.reduce((p, q) => p + q, 0) / right;
+    const v = row.reduce((p, q) => p + (q - m) ** 2, 0) / right;
+    row.forEach((s, i) => out.push(((s - m) / Math.sqrt(v + eps)) * (w ? w.data[i] : 1) + (nb ? nb.data[i] : 0)));
+    mean.push(m); vr.push(v);
+  }
+  const st = X.dtype === 'float64' ? 'float64' : 'float32';
+  return [nd([...X.shape], out, X.dtype), nd([...X.shape], sum, X.dtype), nd([left], mean, st), nd([left], vr, st)];
+}
+
+addRecords({
+  op: 'fused_bias_residual_layernorm',
+  samples: [
+    { inputs: [rand([4, 16], 'float32', 1), null, rand([4, 16], 'float32', 2), rand([16], 'float32', 3), rand([16], 'float32', 4)] },
+    { inputs: [rand([2, 3, 8], 'float32', 5), rand([8], 'float32', 6), rand([2, 3, 8], 'float32', 7), null, null], attrs: { begin_norm_axis: 2, residual_alpha: 0.5, epsilon: 1e-3 }, note: 'bias, alpha, no affine' },
+    { inputs: [rand([3, 2, 5], 'float32', 8), null, rand([3, 2, 5], 'float32', 9), rand([2, 5], 'float32', 10), rand([10], 'float32', 11)], attrs: { begin_norm_axis: 1 }, note: 'two normalized dims' },
+    { inputs: [rand([5, 33], 'float32', 12), null, rand([5, 33], 'float32', 13), rand([33], 'float32', 14), rand([33], 'float32', 15)], strided: true, note: 'odd width, strided' },
+    { inputs: [rand([0, 4], 'float32', 16), null, rand([0, 4], 'float32', 17), null, null], note: 'empty' },
+    { inputs: [rand([6], 'float32', 18), null, null, null, null], attrs: { begin_norm_axis: 0 }, note: 'x alone, 1-D' },
+  ],
+  ref: (ins, a) => refResidualLayerNorm(ins as (NDArray | null)[], a),
+  dtypes: ['float64'],
+  atol: 1e-5, rtol: 1e-4,
+  bad: [
+    { inputs: [rand([4, 16]), null, rand([4, 8]), null, null], error: /fused_bias_residual_layernorm: residual of shape \[4, 8\] does not match x \[4, 16\]/ },
+    { inputs: [rand([4, 16]), null, null, rand([8]), null], error: /fused_bias_residual_layernorm: norm_weight of shape \[8\] does not match/ },
+    { inputs: [rand([4, 16]), null, null, null, null], attrs: { begin_norm_axis: 2 }, error: /fused_bias_residual_layernorm: begin_norm_axis 2 is out of range/ },
+    { inputs: [rand([4, 16]), null, rand([4, 16], 'float64'), null, null], error: /fused_bias_residual_layernorm: residual dtype float64 differs/ },
+    { inputs: [rand([4, 16], 'int32'), null, null, null, null], error: /fused_bias_residual_layernorm: expected a floating-point x/ },
+    { inputs: [rand([], 'float32'), null, null, null, null], attrs: { begin_norm_axis: 0 }, error: /fused_bias_residual_layernorm: begin_norm_axis 0 is out of range/ },
+    { inputs: [rand([4, 16]), null, null, null, null], attrs: { epsilon: -1 }, error: /fused_bias_residual_layernorm: epsilon must be finite and >= 0/ },
+  ],
+});

@@ -98,6 +98,8 @@ class StaticFunction:
             if fid < 0:
                 self._eager = True
                 return self._fn(*args, **kwargs)
+            if self._input_spec:
+                _ts.set_input_spec(fid, _spec_json(self._input_spec), 0 if self._self is _NO_SELF else 1)
         call_args = args if self._self is _NO_SELF else (self._self,) + args
         if self._globals and not _guards_hold(self._globals):
             _ts.invalidate(fid)
@@ -139,6 +141,28 @@ class StaticFunction:
         if r == 'X':          # could not bind the arguments: Python raises the same TypeError
             return self._fn(*args, **kwargs)
         return result
+
+
+def _spec_json(input_spec):
+    """The dynamic dims of an input_spec: [[argument index, item path..., [dims]], ...] for each
+    InputSpec with None/-1 dims (nested lists/tuples of specs follow the argument's structure)."""
+    import json
+    out = []
+
+    def walk(spec, path):
+        if isinstance(spec, (list, tuple)) and not hasattr(spec, 'shape'):
+            for i, x in enumerate(spec):
+                walk(x, path + [i])
+            return
+        shape = getattr(spec, 'shape', None)
+        if shape is None:
+            return
+        dims = [i for i, d in enumerate(shape) if d is None or (isinstance(d, int) and d < 0)]
+        if dims:
+            out.append(path + [dims])
+    for i, spec in enumerate(input_spec):
+        walk(spec, [i])
+    return json.dumps(out)
 
 
 def _cross(send, *payload):
