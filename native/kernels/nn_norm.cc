@@ -6,8 +6,10 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <vector>
 #include "kernel.h"
 #include "nn_common.h"
+#include "vmath.h"
 
 namespace skiff {
 namespace {
@@ -57,6 +59,39 @@ void softmax_impl(const Axis3& s, const TI* x, TO* o) {
   });
 }
 
+// Softmax along the last axis (inner == 1, the common case): each row is contiguous, so every
+// pass is a straight loop the compiler vectorizes, using vmath.h's vectorizable float exp; the
+// sum is a separate loop (a reduction would stop the exp loop from vectorizing without fast-math).
+template <typename TI, typename TO, bool Log>
+void softmax_rows(const Axis3& s, const TI* x, TO* o) {
+  using A = std::conditional_t<std::is_same_v<compute_t<TI>, double> || std::is_same_v<compute_t<TO>, double>, double, float>;
+  const int64_t n = s.n;
+  parallel_for(s.outer, std::max<int64_t>(1, 16384 / n), [&](int64_t b, int64_t e) {
+    std::vector<A> buf((size_t)n);
+    A* d = buf.data();
+    for (int64_t r = b; r < e; r++) {
+      const TI* xr = x + r * n;
+      TO* orow = o + r * n;
+      A mx = -std::numeric_limits<A>::infinity();
+      bool nan = false;
+      for (int64_t i = 0; i < n; i++) { const A v = (A)Compute<TI>::load(xr[i]); d[i] = v; mx = v > mx ? v : mx; nan |= v != v; }
+      if (nan) mx = std::numeric_limits<A>::quiet_NaN();   // NaN reaches every output, as the general path
+      for (int64_t i = 0; i < n; i++) d[i] -= mx;
+      A sum = 0;
+      if (Log) {
+        for (int64_t i = 0; i < n; i++) sum += vm::exp_(d[i]);
+        const A ls = std::log(sum);
+        for (int64_t i = 0; i < n; i++) orow[i] = Compute<TO>::store((compute_t<TO>)(d[i] - ls));
+      } else {
+        for (int64_t i = 0; i < n; i++) d[i] = vm::exp_(d[i]);
+        for (int64_t i = 0; i < n; i++) sum += d[i];
+        const A inv = A(1) / sum;
+        for (int64_t i = 0; i < n; i++) orow[i] = Compute<TO>::store((compute_t<TO>)(d[i] * inv));
+      }
+    }
+  });
+}
+
 template <bool Log>
 void k_softmax_like(KernelCall& c) {
   c.expect_inputs(1);
@@ -71,7 +106,8 @@ void k_softmax_like(KernelCall& c) {
   const Axis3 s = split_axis(x.shape, rank == 0 ? 0 : axis);
   dispatch_float(x.dtype, c.op, [&](auto ti) {
     dispatch_float(o.dtype, c.op, [&](auto to) {
-      softmax_impl<decltype(ti), decltype(to), Log>(s, xd.data<decltype(ti)>(), o.data<decltype(to)>());
+      if (s.inner == 1) softmax_rows<decltype(ti), decltype(to), Log>(s, xd.data<decltype(ti)>(), o.data<decltype(to)>());
+      else softmax_impl<decltype(ti), decltype(to), Log>(s, xd.data<decltype(ti)>(), o.data<decltype(to)>());
     });
   });
 }
