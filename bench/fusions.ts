@@ -16,7 +16,7 @@ import { runOp } from '../src/ops/dispatch.js';
 import { seed } from '../src/ops/defs/random.js';
 import { Builder, Program, tensorType } from '../src/pir/index.js';
 import {
-  foldConvBnPass, foldParametersPass, fuseAttentionPass, fuseResidualLayerNormPass, fuseDropoutAddPass, fuseLayerNormPass, fuseLinearGradPass, fuseSoftmaxMaskPass,
+  foldConvBnPass, fuseAttentionPass, fuseResidualLayerNormPass, fuseDropoutAddPass, fuseLayerNormPass, fuseLinearGradPass, fuseSoftmaxMaskPass,
   type Pass, PassManager, runPipeline,
 } from '../src/passes/index.js';
 import { DTYPE_CODE } from '../src/tensor/dtype.js';
@@ -132,7 +132,7 @@ for (const [nb, ci, hw, co] of quick ? [[4, 16, 32, 32]] : [[8, 16, 32, 32], [1,
   const params: Params = { w: tensor([co, ci, 3, 3], 1), mean: tensor([co], 2), var: tensor([co], 3, 0.5, 2), g: tensor([co], 4), beta: tensor([co], 5) };
   const feeds = [tensor([nb, ci, hw, hw], 6)];
   row('conv2d + batch_norm -> folded conv2d', `x [${nb}, ${ci}, ${hw}, ${hw}], ${co} filters 3x3`, p,
-    [foldConvBnPass(), foldParametersPass((nm) => params[nm]), new PassManager(['dce']).passes[0]], 'conv2d', params, feeds);
+    [foldConvBnPass({ params: (nm) => params[nm] }), new PassManager(['dce']).passes[0]], 'conv2d', params, feeds);
   dispose(feeds); dispose(params);
 }
 

@@ -147,6 +147,7 @@ const _index_fill_ = paddle.index_fill_;
 const _index_put = paddle.index_put;
 const _index_put_ = paddle.index_put_;
 const _index_select = paddle.index_select;
+const _inference = paddle.inference;
 const _int32 = paddle.int32;
 const _int64 = paddle.int64;
 const _int8 = paddle.int8;
@@ -158,6 +159,7 @@ const _isclose = paddle.isclose;
 const _isfinite = paddle.isfinite;
 const _isinf = paddle.isinf;
 const _isnan = paddle.isnan;
+const _jit = paddle.jit;
 const _kron = paddle.kron;
 const _kthvalue = paddle.kthvalue;
 const _lcm = paddle.lcm;
@@ -231,6 +233,7 @@ const _not_equal = paddle.not_equal;
 const _not_equal_ = paddle.not_equal_;
 const _ones = paddle.ones;
 const _ones_like = paddle.ones_like;
+const _onnx = paddle.onnx;
 const _optimizer = paddle.optimizer;
 const _outer = paddle.outer;
 const _poisson = paddle.poisson;
@@ -239,6 +242,7 @@ const _polygamma_ = paddle.polygamma_;
 const _pow = paddle.pow;
 const _pow_ = paddle.pow_;
 const _prod = paddle.prod;
+const _profiler = paddle.profiler;
 const _put_along_axis = paddle.put_along_axis;
 const _put_along_axis_ = paddle.put_along_axis_;
 const _quantile = paddle.quantile;
@@ -481,6 +485,7 @@ export {
   _index_put as index_put,
   _index_put_ as index_put_,
   _index_select as index_select,
+  _inference as inference,
   _int32 as int32,
   _int64 as int64,
   _int8 as int8,
@@ -492,6 +497,7 @@ export {
   _isfinite as isfinite,
   _isinf as isinf,
   _isnan as isnan,
+  _jit as jit,
   _kron as kron,
   _kthvalue as kthvalue,
   _lcm as lcm,
@@ -565,6 +571,7 @@ export {
   _not_equal_ as not_equal_,
   _ones as ones,
   _ones_like as ones_like,
+  _onnx as onnx,
   _optimizer as optimizer,
   _outer as outer,
   _poisson as poisson,
@@ -573,6 +580,7 @@ export {
   _pow as pow,
   _pow_ as pow_,
   _prod as prod,
+  _profiler as profiler,
   _put_along_axis as put_along_axis,
   _put_along_axis_ as put_along_axis_,
   _quantile as quantile,

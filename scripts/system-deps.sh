@@ -15,3 +15,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 1
   fi
 fi
+# Optional: python3-onnx (onnx.checker in test/export/onnx.test.ts, which skips without it). It
+# goes into the system interpreter, /usr/bin/python3; installed only as root, never required.
+if ! { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import onnx' >/dev/null 2>&1; }; then
+  if [ "$(id -u)" = 0 ]; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-onnx; } ||
+      echo "skiff: could not install python3-onnx; the onnx.checker checks will be skipped" >&2
+  else
+    echo "skiff: python3-onnx is not installed; the onnx.checker checks will be skipped" >&2
+  fi
+fi

@@ -14,7 +14,7 @@
 // symbolic parent never feeds a child that silently assumed one size.
 import type { Tensor } from '../src/tensor/tensor.js';
 import { type Dim, type Shape, SymDim } from '../src/tensor/shape.js';
-import { checkAliasing, checkGuard, checkSoleStorage, checkUnaliasedWritten, resolveLocal } from './guards.js';
+import { checkAliasing, checkGuard, checkSoleStorage, checkUnaliasedWritten, nontrivialSyms, resolveLocal } from './guards.js';
 import { itemSource, type Source } from './sources.js';
 import type { Template, TreeNode } from './trace_tree.js';
 import type { RtValue } from './values.js';
@@ -45,18 +45,30 @@ export interface EntryShapes {
   readonly strict: boolean;
 }
 
-/** A root translation: symbols for the dims in `spec` and the tensors' own marks. */
-export function rootEntryShapes(spec: DimSpec): EntryShapes {
+/**
+ * A root translation: symbols for the dims in `spec` (InputSpec) and the tensors' own marks,
+ * which bind any size, and for the dims in `auto` (a dims-only miss), which bind sizes >= 2.
+ */
+export function rootEntryShapes(spec: DimSpec, miss: { auto: DimSpec; any: DimSpec } | null): EntryShapes {
+  const auto = miss?.auto;
   let n = 0;
   return {
     strict: false,
     propose(source, t) {
-      const want = new Set<number>(spec.get(source.key) ?? []);
+      const want = new Set<number>([...(spec.get(source.key) ?? []), ...(miss?.any.get(source.key) ?? [])]);
       for (const d of markedDims(t) ?? []) want.add(d);
-      const dims = [...want].filter((d) => d >= 0 && d < t.shape.length);
+      const automatic = auto?.get(source.key);
+      const dims = [...new Set([...want, ...(automatic ?? [])])].filter((d) => d >= 0 && d < t.shape.length);
       if (!dims.length) return undefined;
-      // Names unlike source keys (s0, s1) so guard listings stay readable: S0, S1, ...
-      return t.shape.map((d, i): Dim => (dims.includes(i) ? SymDim.of(`S${n++}`) : d));
+      // Names unlike source keys (s0, s1) so guard listings stay readable: S0, S1 (any size),
+      // N0, N1 (sizes >= 2, see guards.ts nontrivialSyms).
+      return t.shape.map((d, i): Dim => {
+        if (!dims.includes(i)) return d;
+        if (want.has(i)) return SymDim.of(`S${n++}`);
+        const s = SymDim.of(`N${n++}`);
+        nontrivialSyms.add(s);
+        return s;
+      });
     },
   };
 }
@@ -107,10 +119,11 @@ export function childEntryShapes(parent: TreeNode): EntryShapes | null {
  * hold, every non-tensor guard holds), together with the root's already symbolic dims; null
  * when the miss has any other cause (then a plain re-translation is right).
  */
-export function dimsOnlyMiss(root: TreeNode, entry: readonly RtValue[]): DimSpec | null {
-  const spec: DimSpec = new Map();
+export function dimsOnlyMiss(root: TreeNode, entry: readonly RtValue[]): { auto: DimSpec; any: DimSpec } | null {
+  const spec: DimSpec = new Map(), any: DimSpec = new Map();
   let differs = false;
-  const add = (key: string, i: number) => { let s = spec.get(key); if (!s) spec.set(key, s = new Set()); s.add(i); };
+  const put = (m: DimSpec, key: string, i: number) => { let s = m.get(key); if (!s) m.set(key, s = new Set()); s.add(i); };
+  const add = (key: string, i: number) => put(spec, key, i);
   for (const g of root.guards.local) {
     if (g.kind === 'aliasing') { if (!checkAliasing(g, entry)) return null; continue; }
     if (g.kind === 'sole_storage') { if (!checkSoleStorage(g, entry)) return null; continue; }
@@ -120,18 +133,20 @@ export function dimsOnlyMiss(root: TreeNode, entry: readonly RtValue[]): DimSpec
     if (!v || v.k !== 'tensor') return null;
     const t = v.t;
     if (t.dtype !== g.dtype || t.stop_gradient !== g.stopGradient || t.shape.length !== g.shape.length) return null;
-    g.shape.forEach((d, i) => {
-      if (typeof d !== 'number') add(g.source.key, i);
-      else if (d !== t.shape[i]) { add(g.source.key, i); differs = true; }
-    });
+    for (let i = 0; i < g.shape.length; i++) {
+      const d = g.shape[i];
+      if (typeof d !== 'number') {
+        if (nontrivialSyms.has(d) && t.shape[i] < 2) return null;   // 0 and 1 stay concrete
+        if (nontrivialSyms.has(d)) add(g.source.key, i);
+        else put(any, g.source.key, i);   // InputSpec / marker dims keep binding any size
+      } else if (d !== t.shape[i]) {
+        if (t.shape[i] < 2) return null;
+        add(g.source.key, i);
+        differs = true;
+      }
+    }
   }
   if (root.hostCheck && !root.hostCheck(entry)) return null;
-  return differs ? spec : null;
+  return differs ? { auto: spec, any } : null;
 }
 
-/** Merges dim specs (InputSpec, an automatic miss). */
-export function mergeSpecs(...specs: (DimSpec | null | undefined)[]): DimSpec {
-  const out: DimSpec = new Map();
-  for (const s of specs) if (s) for (const [k, dims] of s) { let o = out.get(k); if (!o) out.set(k, o = new Set()); for (const d of dims) o.add(d); }
-  return out;
-}

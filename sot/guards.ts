@@ -34,6 +34,12 @@ export type Guard =
    */
   | { readonly kind: 'unaliased_written'; readonly source: Source; readonly written: readonly Tensor[] };
 
+/**
+ * Symbols made symbolic automatically (sot/dynamic_dims.ts) bind only sizes >= 2: sizes 0 and 1
+ * change broadcasting and emptiness, so they keep concrete translations of their own.
+ */
+export const nontrivialSyms = new Set<SymDim>();
+
 export const kindGuard = (source: Source, expect: RtValue['k']): Guard => ({ kind: 'kind', source, expect });
 export const constGuard = (source: Source, expect: RtValue): Guard => ({ kind: 'const', source, expect });
 export const tensorGuard = (source: Source, t: { dtype: string; shape: readonly Dim[]; stop_gradient: boolean }): Guard =>
@@ -53,7 +59,10 @@ export function describeGuard(g: Guard): string {
   switch (g.kind) {
     case 'kind': return `type(${s}) is ${g.expect}`;
     case 'const': return `${s} == ${showValue(g.expect)} (${g.expect.k})`;
-    case 'tensor': return `${s}: tensor ${g.dtype}[${g.shape.map(dimStr).join(', ')}] stop_gradient=${g.stopGradient}`;
+    case 'tensor': {
+      const big = g.shape.filter((d): d is SymDim => typeof d !== 'number' && nontrivialSyms.has(d));
+      return `${s}: tensor ${g.dtype}[${g.shape.map(dimStr).join(', ')}] stop_gradient=${g.stopGradient}${big.length ? ` (${big.map(dimStr).join(', ')} >= 2)` : ''}`;
+    }
     case 'length': return `len(${s}) == ${g.expect}`;
     case 'identity': return `id(${s}) is the ${g.typeName} seen at translation`;
     case 'aliasing': return `same-object groups of ${g.members.map((m) => ('key' in m ? m.key : `<object>`)).join(', ')} are ${g.groups.join(',')}`;
@@ -125,7 +134,7 @@ export function checkGuard(g: Guard, v: RtValue | undefined, bindings: Map<SymDi
         if (typeof d === 'number') { if (t.shape[i] !== d) return false; }
         else {
           const b = bindings.get(d);
-          if (b === undefined) bindings.set(d, t.shape[i]);
+          if (b === undefined) { if (t.shape[i] < 2 && nontrivialSyms.has(d)) return false; bindings.set(d, t.shape[i]); }
           else if (b !== t.shape[i]) return false;
         }
       }

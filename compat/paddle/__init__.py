@@ -25,12 +25,14 @@ from . import framework, device  # noqa: F401
 from . import nn  # noqa: F401
 from . import jit  # noqa: F401
 from . import static  # noqa: F401
+from . import onnx  # noqa: F401  (paddle.onnx.export: src/jit/onnx)
 from .nn.layer.layers import Parameter  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd import grad  # noqa: F401
 from . import optimizer, regularizer  # noqa: F401
 from . import io, metric, vision, hapi, callbacks  # noqa: F401
 from . import profiler  # noqa: F401  (src/profiler collectors through _skiff_profiler)
+from . import inference  # noqa: F401  (Config / create_predictor over paddle.jit.save models)
 from .hapi import Model  # noqa: F401
 from ._serialization import save, load  # noqa: F401  (Paddle's .pdparams/.pdopt pickle format)
 from ._summary import summary  # noqa: F401  (paddle.summary table; src/nn/summary.ts in TS)

@@ -106,13 +106,20 @@ def matrix_norm(x, p, axis, keepdim):
     return _f('unsqueeze')(out, axis=[min(a0, a1), max(a0, a1)]) if keepdim else out
 
 
-def install(root):
-    """paddle.linalg.pca_lowrank and paddle.linalg.cond."""
+def linalg_module(root):
+    """paddle.linalg, created (and registered in sys.modules) by whichever installer runs
+    first; _reduce_api's install uses it too, so both attach to the same module object."""
     linalg = getattr(root, 'linalg', None)
     if linalg is None:
         modname = root.__name__ + '.linalg'
         linalg = sys.modules.get(modname) or types.ModuleType(modname)
         sys.modules[modname] = linalg
         root.linalg = linalg
+    return linalg
+
+
+def install(root):
+    """paddle.linalg.pca_lowrank and paddle.linalg.cond."""
+    linalg = linalg_module(root)
     linalg.pca_lowrank = pca_lowrank
     linalg.cond = cond

@@ -2,9 +2,6 @@
 mirroring src/ops/defs/reduce_norm.ts and reduce_order.ts: paddle.linalg.norm / paddle.norm
 (p_norm or frobenius_norm, as Paddle 2.6's Python function picks) and paddle.quantile (a number
 q drops the leading len(q) dim of the quantile op)."""
-import sys
-import types
-
 from . import _ops
 from . import _linalg_decomp_api
 from .tensor import Tensor
@@ -40,12 +37,7 @@ def quantile(x, q, axis=None, keepdim=False, name=None):
 
 def install(root):
     """paddle.norm, paddle.linalg.norm, paddle.quantile and the Tensor methods norm / quantile."""
-    linalg = getattr(root, 'linalg', None)
-    if linalg is None:
-        modname = root.__name__ + '.linalg'
-        linalg = sys.modules.get(modname) or types.ModuleType(modname)
-        sys.modules[modname] = linalg
-        root.linalg = linalg
+    linalg = _linalg_decomp_api.linalg_module(root)
     linalg.norm = norm
     root.norm = norm
     root.quantile = quantile

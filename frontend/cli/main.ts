@@ -4,15 +4,19 @@
 //   skiff run --profile [--profile-trace out.json] script.py   per-op profile table (and Chrome trace)
 //   skiff graph script.py [--format html|dot|svg] [-o out]      view the graphs to_static captured
 //   skiff python                      interactive Python with `paddle` importable
+//   skiff infer model.pir --input x=file.npy|random:1x3x28x28 [--bench N]   run a saved model
 // --python 3.12|3.13|3.14 (or SKIFF_PYTHON) picks the interpreter; default 3.13.
 import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { loadPython } from '../python/host.js';
 import { PYTHON_VERSIONS } from '../python/versions.js';
 import { runRepl } from './repl.js';
+import { type InferOptions, runInfer } from './infer.js';
 import { Collector, setActiveCollector } from '../../src/profiler/profiler.js';
+import { renderViz, VIZ_FORMATS, type VizFormat } from '../../src/viz/index.js';
+import { functionToViz } from '../../sot/graph_view.js';
 
 const versions = PYTHON_VERSIONS.map((v) => v.version).join(', ');
 
@@ -63,6 +67,44 @@ export function buildProgram(): Command {
         }
       }
       finish(code);
+    });
+
+  program
+    .command('graph')
+    .description('run a Python script and write the graphs paddle.jit.to_static captured (HTML viewer, Graphviz dot or SVG)')
+    .option('--python <version>', `Python version (${versions})`)
+    .option('--format <format>', `output format: ${VIZ_FORMATS.join(', ')}`, 'html')
+    .option('-o, --output <file>', 'output file (default <script>.graphs.<format>)')
+    .argument('<script>', 'the Python file to run')
+    .argument('[args...]', 'arguments for the script (sys.argv[1:])')
+    .passThroughOptions()
+    .action(async (script: string, args: string[], opts: { python?: string; format: string; output?: string }) => {
+      if (!(VIZ_FORMATS as readonly string[]).includes(opts.format)) program.error(`skiff graph: --format must be one of ${VIZ_FORMATS.join(', ')}, got '${opts.format}'`);
+      if (!(existsSync(script) && statSync(script).isFile())) {
+        process.stderr.write(`skiff: can't open file '${resolve(script)}': [Errno 2] No such file or directory\n`);
+        finish(2);
+      }
+      const host = await loadPython({ version: opts.python ?? program.opts().python });
+      const code = host.runFile(script, args);
+      host.flush();
+      const fns = host.sot ? host.sot.runtime().viewFunctions().map(functionToViz) : [];
+      const out = opts.output ?? `${basename(script).replace(/\.py$/, '')}.graphs.${opts.format}`;
+      writeFileSync(out, renderViz({ title: `skiff graph ${basename(script)}`, functions: fns }, opts.format as VizFormat));
+      const graphs = fns.reduce((a, f) => a + f.segments.filter((s) => s.graph).length, 0);
+      process.stderr.write(`skiff: ${fns.length} translated function${fns.length === 1 ? '' : 's'}, ${graphs} graph${graphs === 1 ? '' : 's'} written to ${resolve(out)}` +
+        `${fns.length ? '' : ' (the script called nothing through paddle.jit.to_static)'}\n`);
+      finish(code);
+    });
+
+  program
+    .command('infer')
+    .description('run a model saved by paddle.jit.save (model.pir + model.pdiparams): print its outputs, or latency with --bench')
+    .argument('<model>', 'the .pir file (or the path prefix given to paddle.jit.save)')
+    .option('-i, --input <name=spec...>', "inputs: name=file.npy or name=random:1x3x28x28 (repeat per input)")
+    .option('--bench <N>', 'time N runs and print latency percentiles instead of outputs')
+    .action((model: string, opts: InferOptions) => {
+      process.stdout.write(`${runInfer(model, opts)}\n`);
+      finish(0);
     });
 
   program

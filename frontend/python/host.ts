@@ -13,6 +13,7 @@ import type { PyodideInterface } from 'py313';
 import { Bridge, bridgeStats } from './bridge.js';
 import { installSot } from './sot/install.js';
 import { staticModule } from './static.js';
+import { jitModule } from './jit.js';
 import { profilerModule } from './profiler.js';
 import { type PythonVersion, resolvePythonVersion } from './versions.js';
 
@@ -185,6 +186,7 @@ async function createHost(info: PythonVersion, opts: HostOptions): Promise<Pytho
   copyTree(py, findCompat(), COMPAT_FS);
   py.registerJsModule('_skiff_bridge', bridge.module());
   py.registerJsModule('_skiff_static', staticModule(bridge));  // compat/paddle/static
+  py.registerJsModule('_skiff_jit', jitModule(bridge));  // compat/paddle/jit/_save.py, compat/paddle/inference
   py.registerJsModule('_skiff_profiler', profilerModule());  // compat/paddle/profiler
   host.sot = installSot(py, bridge);  // `_skiff_sot`: the translator behind paddle.jit.to_static
   // Compiled bytecode goes to a host cache (never next to user files): without it every start

@@ -14,6 +14,7 @@ import {
 } from '../../src/static/index.js';
 import { ownedView } from '../../src/static/scope.js';
 import { CondBuilder, WhileBuilder } from '../../src/static/control_flow.js';
+import { exportOnnx } from '../../src/jit/onnx/export.js';
 import { Tensor, untracked } from '../../src/tensor/tensor.js';
 import type { Bridge } from './bridge.js';
 import { pyErrorOf } from './errors.js';
@@ -147,6 +148,9 @@ export function staticModule(bridge: Bridge): Record<string, unknown> {
       const outs = untracked(() => exe.run(program(id), { feed, fetch_list }));
       return outs.map((t) => bridge.handles.add(t)).join(',');
     }),
+    /** paddle.onnx.export (compat/paddle/onnx): ONNX bytes of a program for output value ids 'id,id'; Python writes the file. */
+    onnx_export: guarded((id: number, outs: string, opset: number) =>
+      exportOnnx(program(id), { opset, outputs: outs.split(',').map((i) => staticValues.get(Number(i))) })),
     /** global_scope().find_var(name).get_tensor(): a handle on the parameter's storage. */
     scope_tensor: guarded((name: string) => {
       const t = global_scope().get(name);

@@ -235,6 +235,23 @@ void k_index_put(KernelCall& c) {
   });
 }
 
+// Prefix counts of true mask elements per chunk: start[q] is where chunk q's selected elements
+// begin in the packed order (start[ch.n] = the total). masked_select and masked_scatter both
+// need it so that chunks can then write (or read) their packed elements in parallel.
+std::vector<int64_t> mask_chunk_starts(const std::vector<int64_t>& shape, const std::vector<int64_t>& sm, const char* mb, const Chunks& ch,
+                                       int64_t total) {
+  std::vector<int64_t> start((size_t)ch.n + 1, 0);
+  parallel_for(ch.n, 1, [&](int64_t b, int64_t e) {
+    for (int64_t q = b; q < e; q++) {
+      int64_t cnt = 0;
+      walk2(shape, sm, sm, q * ch.len, std::min(total, (q + 1) * ch.len), [&](int64_t, int64_t om, int64_t) { cnt += truth(mb, om); });
+      start[q + 1] = cnt;
+    }
+  });
+  for (int64_t q = 0; q < ch.n; q++) start[q + 1] += start[q];
+  return start;
+}
+
 // ---- masked_select -----------------------------------------------------------------------------
 
 void k_masked_select(KernelCall& c) {
@@ -247,15 +264,7 @@ void k_masked_select(KernelCall& c) {
   const int64_t total = shape_numel(shape);
   const char* mb = (const char*)mask.storage->data + mask.offset;
   Chunks ch(total);
-  std::vector<int64_t> start((size_t)ch.n + 1, 0);
-  parallel_for(ch.n, 1, [&](int64_t b, int64_t e) {
-    for (int64_t q = b; q < e; q++) {
-      int64_t cnt = 0;
-      walk2(shape, sm, sm, q * ch.len, std::min(total, (q + 1) * ch.len), [&](int64_t, int64_t om, int64_t) { cnt += truth(mb, om); });
-      start[q + 1] = cnt;
-    }
-  });
-  for (int64_t q = 0; q < ch.n; q++) start[q + 1] += start[q];
+  const std::vector<int64_t> start = mask_chunk_starts(shape, sm, mb, ch, total);
   Tensor& out = c.alloc_output(0, {start[ch.n]});
   if (out.numel() == 0) return;
   const size_t es = x.itemsize();
@@ -286,15 +295,7 @@ void k_masked_scatter(KernelCall& c) {
   const int64_t total = x.numel();
   const char* mb = (const char*)mask.storage->data + mask.offset;
   Chunks ch(total);
-  std::vector<int64_t> start((size_t)ch.n + 1, 0);
-  parallel_for(ch.n, 1, [&](int64_t b, int64_t e) {
-    for (int64_t q = b; q < e; q++) {
-      int64_t cnt = 0;
-      walk2(x.shape, sm, sm, q * ch.len, std::min(total, (q + 1) * ch.len), [&](int64_t, int64_t om, int64_t) { cnt += truth(mb, om); });
-      start[q + 1] = cnt;
-    }
-  });
-  for (int64_t q = 0; q < ch.n; q++) start[q + 1] += start[q];
+  const std::vector<int64_t> start = mask_chunk_starts(x.shape, sm, mb, ch, total);
   if (start[ch.n] > value.numel())
     throw SkiffError("masked_scatter: mask has " + std::to_string(start[ch.n]) + " true elements but value " + shape_str(value.shape) + " has only " +
                      std::to_string(value.numel()));

@@ -61,6 +61,34 @@ void expect_same_dtype(const KernelCall& c) {
 // Flops of an n x n factorization, for the batch grain.
 int64_t cube(int64_t n) { return std::max<int64_t>(1, n * n * n); }
 
+// The head of the one-square-matrix ops (determinant, slogdeterminant, inverse, cholesky,
+// matrix_power): arity, attribute count, dtype and a square [*, n, n] x, all checked before any
+// memory is read. Returns the batch shape.
+std::vector<int64_t> square_input(KernelCall& c, size_t nattrs, const char* layout) {
+  c.expect_inputs(1);
+  c.expect_outputs(1);
+  expect_attrs(c, nattrs, layout);
+  expect_float(c, 0, "x");
+  return matrix_batch(c, 0, "x", true);
+}
+
+// Writes the rows x cols identity (ones where i == j) into a.
+template <typename T>
+void set_identity(T* a, int64_t rows, int64_t cols) {
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < cols; j++) a[i * cols + j] = i == j ? T(1) : T(0);
+}
+
+// Partial-pivot LU of a copy of the n x n matrix at a (the input stays untouched): what
+// determinant, solve/inverse and negative matrix_power all start from.
+template <typename T>
+struct SquareLu {
+  std::vector<T> lu;
+  std::vector<int32_t> piv;
+  int64_t info;
+  SquareLu(const T* a, int64_t n) : lu(a, a + n * n), piv((size_t)n), info(linalg::lu_factor(lu.data(), n, n, n, piv.data(), true)) {}
+};
+
 // ---- lu -------------------------------------------------------------------------------------
 
 template <typename T>
@@ -183,9 +211,10 @@ template <typename T>
 void det_run(const Tensor& x, int64_t nb, int64_t n, T* out, bool logs) {
   const T* src = x.data<T>();
   for_each_matrix(nb, cube(n), [&](int64_t b) {
-    std::vector<T> a(src + b * n * n, src + (b + 1) * n * n);
-    std::vector<int32_t> piv((size_t)n);
-    const int64_t info = linalg::lu_factor(a.data(), n, n, n, piv.data(), true);
+    const SquareLu<T> f(src + b * n * n, n);
+    const std::vector<T>& a = f.lu;
+    const std::vector<int32_t>& piv = f.piv;
+    const int64_t info = f.info;
     // det = (-1)^swaps * prod(diag U); log|det| is summed separately so it never overflows.
     T sign = T(1), logabs = T(0), det = T(1);
     for (int64_t i = 0; i < n; i++) {
@@ -203,11 +232,7 @@ void det_run(const Tensor& x, int64_t nb, int64_t n, T* out, bool logs) {
 }
 
 void det_common(KernelCall& c, bool logs) {
-  c.expect_inputs(1);
-  c.expect_outputs(1);
-  expect_attrs(c, 0, "[]");
-  expect_float(c, 0, "x");
-  const auto batch = matrix_batch(c, 0, "x", true);
+  const auto batch = square_input(c, 0, "[]");
   const Tensor& x = c.dense(0);
   const int64_t n = x.shape[x.ndim() - 1];
   std::vector<int64_t> shape = batch;
@@ -229,24 +254,18 @@ template <typename T>
 std::pair<int64_t, int64_t> lu_solve_batch(const T* a, const std::vector<int64_t>& aoff, const T* rhs, const std::vector<int64_t>& boff,
                                            T* out, int64_t nb, int64_t n, int64_t k) {
   return for_each_matrix(nb, cube(n) + n * n * k, [&](int64_t b) {
-    std::vector<T> lu(a + aoff[(size_t)b], a + aoff[(size_t)b] + n * n);
-    std::vector<int32_t> piv((size_t)n);
-    const int64_t info = linalg::lu_factor(lu.data(), n, n, n, piv.data(), true);
-    if (info != 0) return info;
+    const SquareLu<T> f(a + aoff[(size_t)b], n);
+    if (f.info != 0) return f.info;
     T* x = out + b * n * k;
     if (rhs) std::copy(rhs + boff[(size_t)b], rhs + boff[(size_t)b] + n * k, x);
-    else for (int64_t i = 0; i < n; i++) for (int64_t j = 0; j < k; j++) x[i * k + j] = i == j ? T(1) : T(0);
-    linalg::lu_solve(lu.data(), n, piv.data(), x, k, k);
+    else set_identity(x, n, k);
+    linalg::lu_solve(f.lu.data(), n, f.piv.data(), x, k, k);
     return int64_t(0);
   });
 }
 
 void k_inverse(KernelCall& c) {
-  c.expect_inputs(1);
-  c.expect_outputs(1);
-  expect_attrs(c, 0, "[]");
-  expect_float(c, 0, "x");
-  const auto batch = matrix_batch(c, 0, "x", true);
+  const auto batch = square_input(c, 0, "[]");
   const Tensor& x = c.dense(0);
   const int64_t n = x.shape[x.ndim() - 1], nb = prod(batch);
   c.expect_out_shape(0, x.shape);
@@ -414,11 +433,7 @@ int64_t chol_lower(const T* a, T* l, int64_t n) {
 }
 
 void k_cholesky(KernelCall& c) {
-  c.expect_inputs(1);
-  c.expect_outputs(1);
-  expect_attrs(c, 1, "[upper]");
-  expect_float(c, 0, "x");
-  const auto batch = matrix_batch(c, 0, "x", true);
+  const auto batch = square_input(c, 1, "[upper]");
   const Tensor& x = c.dense(0);
   const int64_t n = x.shape[x.ndim() - 1], nb = prod(batch);
   c.expect_out_shape(0, x.shape);
@@ -454,14 +469,12 @@ std::pair<int64_t, int64_t> power_run(const T* src, T* out, int64_t nb, int64_t 
     T* r = out + b * n * n;
     std::vector<T> base(a, a + n * n), tmp((size_t)(n * n));
     if (e < 0) {
-      std::vector<T> lu(a, a + n * n);
-      std::vector<int32_t> piv((size_t)n);
-      const int64_t info = linalg::lu_factor(lu.data(), n, n, n, piv.data(), true);
-      if (info) return info;
-      for (int64_t i = 0; i < n; i++) for (int64_t j = 0; j < n; j++) base[(size_t)(i * n + j)] = i == j ? T(1) : T(0);
-      linalg::lu_solve(lu.data(), n, piv.data(), base.data(), n, n);
+      const SquareLu<T> f(a, n);
+      if (f.info) return f.info;
+      set_identity(base.data(), n, n);
+      linalg::lu_solve(f.lu.data(), n, f.piv.data(), base.data(), n, n);
     }
-    for (int64_t i = 0; i < n; i++) for (int64_t j = 0; j < n; j++) r[i * n + j] = i == j ? T(1) : T(0);
+    set_identity(r, n, n);
     bool first = true;
     for (uint64_t t = m; t; t >>= 1) {  // binary exponentiation: r *= base for each set bit
       if (t & 1) {
@@ -482,11 +495,7 @@ std::pair<int64_t, int64_t> power_run(const T* src, T* out, int64_t nb, int64_t 
 }
 
 void k_matrix_power(KernelCall& c) {
-  c.expect_inputs(1);
-  c.expect_outputs(1);
-  expect_attrs(c, 1, "[n]");
-  expect_float(c, 0, "x");
-  const auto batch = matrix_batch(c, 0, "x", true);
+  const auto batch = square_input(c, 1, "[n]");
   const Tensor& x = c.dense(0);
   const int64_t n = x.shape[x.ndim() - 1], nb = prod(batch), e = c.iattr(0);
   c.expect_out_shape(0, x.shape);

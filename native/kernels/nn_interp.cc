@@ -137,19 +137,42 @@ void interp_impl(int64_t N, int64_t C, const int64_t* out, const Taps* tp, const
   });
 }
 
+// The attribute head both directions share (forward and interpolate_grad must decode and
+// check it identically, or a gradient would be taken with different taps than the forward).
+struct InterpAttrs {
+  int nd, mode, align_mode;
+  bool align_corners, cl;
+};
+
+InterpAttrs interp_attrs(const KernelCall& c) {
+  InterpAttrs a;
+  a.nd = (int)c.iattr(0);
+  a.mode = (int)c.iattr(1);
+  a.align_corners = c.iattr(2) != 0;
+  a.align_mode = (int)c.iattr(3);
+  a.cl = c.iattr(4) != 0;
+  const std::string op = c.op;
+  if (a.nd < 1 || a.nd > 3) throw SkiffError(op + ": invalid spatial rank " + S(a.nd));
+  if (a.mode < 0 || a.mode > 3) throw SkiffError(op + ": invalid mode code " + S(a.mode));
+  if (a.align_mode != 0 && a.align_mode != 1) throw SkiffError(op + ": align_mode can only be 0 or 1, got " + S(a.align_mode));
+  return a;
+}
+
+// Tap tables of the 3 right-aligned spatial dims (the unused leading ones are a single tap).
+void all_taps(const KernelCall& c, const InterpAttrs& a, const int64_t in[3], const int64_t out[3], Taps tp[3]) {
+  for (int i = 3 - a.nd; i < 3; i++) tp[i] = make_taps(a.mode, in[i], out[i], a.align_corners, a.align_mode, (float)c.attr(5 + i));
+  for (int i = 0; i < 3 - a.nd; i++) { tp[i].idx = {0}; tp[i].w = {1}; }
+}
+
 void k_interp(KernelCall& c) {
   const char* op = c.op;
   c.expect_inputs(1);
   c.expect_outputs(1);
-  const int nd = (int)c.iattr(0), mode = (int)c.iattr(1);
-  const bool align_corners = c.iattr(2) != 0;
-  const int align_mode = (int)c.iattr(3);
-  const bool cl = c.iattr(4) != 0;
+  const InterpAttrs a = interp_attrs(c);
+  const int nd = a.nd;
+  const bool cl = a.cl;
   const Tensor& x = c.input(0);
   Tensor& o = c.output(0);
-  if (nd < 1 || nd > 3) throw SkiffError(std::string(op) + ": invalid spatial rank " + S(nd));
-  if (mode < 0 || mode > 3) throw SkiffError(std::string(op) + ": invalid mode code " + S(mode));
-  if (align_mode != 0 && align_mode != 1) throw SkiffError(std::string(op) + ": align_mode can only be 0 or 1, got " + S(align_mode));
   if (x.ndim() != nd + 2) throw SkiffError(std::string(op) + ": input should be a " + S(nd + 2) + "D tensor, got shape " + shape_str(x.shape));
   if (!is_floating(x.dtype)) throw SkiffError(std::string(op) + ": expected a floating dtype, got " + dtype_name(x.dtype));
   if (o.ndim() != nd + 2) throw SkiffError(std::string(op) + ": output rank " + S(o.ndim()) + " does not match input " + shape_str(x.shape));
@@ -170,8 +193,7 @@ void k_interp(KernelCall& c) {
   for (int i = 0; i < 3; i++)
     if (in[i] <= 0) throw SkiffError(std::string(op) + ": input spatial size must be positive, got " + shape_str(x.shape));
   Taps tp[3];
-  for (int i = 3 - nd; i < 3; i++) tp[i] = make_taps(mode, in[i], out[i], align_corners, align_mode, (float)c.attr(5 + i));
-  for (int i = 0; i < 3 - nd; i++) { tp[i].idx = {0}; tp[i].w = {1}; }
+  all_taps(c, a, in, out, tp);
   const int64_t xs_n = x.strides[0], xs_c = cl ? x.strides[nd + 1] : x.strides[1];
   dispatch_float(x.dtype, op, [&](auto tag) { interp_impl<decltype(tag)>(N, C, out, tp, x, xs_n, xs_c, xs, cl, o); });
 }
@@ -226,15 +248,11 @@ void k_interp_grad(KernelCall& c) {
   const char* op = c.op;
   c.expect_inputs(1);
   c.expect_outputs(1);
-  const int nd = (int)c.iattr(0), mode = (int)c.iattr(1);
-  const bool align_corners = c.iattr(2) != 0;
-  const int align_mode = (int)c.iattr(3);
-  const bool cl = c.iattr(4) != 0;
+  const InterpAttrs a = interp_attrs(c);
+  const int nd = a.nd;
+  const bool cl = a.cl;
   const Tensor& g = c.input(0);
   Tensor& dx = c.output(0);
-  if (nd < 1 || nd > 3) throw SkiffError(std::string(op) + ": invalid spatial rank " + S(nd));
-  if (mode < 0 || mode > 3) throw SkiffError(std::string(op) + ": invalid mode code " + S(mode));
-  if (align_mode != 0 && align_mode != 1) throw SkiffError(std::string(op) + ": align_mode can only be 0 or 1, got " + S(align_mode));
   if (g.ndim() != nd + 2) throw SkiffError(std::string(op) + ": out_grad should be a " + S(nd + 2) + "D tensor, got shape " + shape_str(g.shape));
   if (dx.ndim() != nd + 2) throw SkiffError(std::string(op) + ": x_grad should be a " + S(nd + 2) + "D tensor, got shape " + shape_str(dx.shape));
   if (!is_floating(g.dtype)) throw SkiffError(std::string(op) + ": expected a floating dtype, got " + dtype_name(g.dtype));
@@ -255,8 +273,7 @@ void k_interp_grad(KernelCall& c) {
   for (int i = 0; i < 3; i++)
     if (in[i] <= 0) throw SkiffError(std::string(op) + ": input spatial size must be positive, got x_grad " + shape_str(dx.shape));
   Taps tp[3];
-  for (int i = 3 - nd; i < 3; i++) tp[i] = make_taps(mode, in[i], out[i], align_corners, align_mode, (float)c.attr(5 + i));
-  for (int i = 0; i < 3 - nd; i++) { tp[i].idx = {0}; tp[i].w = {1}; }
+  all_taps(c, a, in, out, tp);
   const Tensor& gd = c.dense(0);
   dispatch_float(g.dtype, op, [&](auto tag) { interp_grad_impl<decltype(tag)>(N, C, in, out, tp, gd, cl, dx); });
 }

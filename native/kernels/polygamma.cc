@@ -9,6 +9,7 @@
 // non-integer x; the non-positive integers are poles (+-inf). Every dtype computes in double.
 #include <cmath>
 #include <limits>
+#include "special_math.h"
 #include "unary_block.h"
 
 namespace skiff {
@@ -33,21 +34,6 @@ struct BernoulliTable {
 };
 const BernoulliTable kB;
 
-double digamma_d(double x) {
-  if (x != x || x == -kInf) return kNaN;
-  if (x == kInf) return kInf;
-  if (x <= 0 && std::floor(x) == x) return kInf;  // poles, as Paddle's digamma
-  double acc = 0;
-  if (x < 0) {
-    acc = -kPi / std::tan(kPi * x);  // psi(x) = psi(1 - x) - pi cot(pi x)
-    x = 1 - x;
-  }
-  while (x < 10) { acc -= 1 / x; x += 1; }
-  const double z = 1 / (x * x);
-  const double tail = z * (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 - z * (1.0 / 132 - z * (691.0 / 32760 - z / 12))))));
-  return acc + std::log(x) - 0.5 / x - tail;
-}
-
 // Hurwitz zeta for integer s >= 2 and any q that is not a pole.
 double hurwitz_zeta(double s, double q) {
   const double cutoff = std::max(12.0, s + 4);
@@ -70,7 +56,7 @@ double hurwitz_zeta(double s, double q) {
 }
 
 double polygamma_d(double x, int64_t n) {
-  if (n == 0) return digamma_d(x);
+  if (n == 0) return special::digamma(x);
   if (x != x || x == -kInf) return kNaN;
   if (x == kInf) return 0;
   const double sign = (n % 2 == 1) ? 1.0 : -1.0;  // (-1)^(n+1)

@@ -15,17 +15,15 @@
 #include "iter.h"
 #include "kernel.h"
 #include "nn_common.h"
+#include "random_common.h"
 
 namespace skiff {
 namespace {
 
 using nn::D;
-
-uint64_t seed_attr(KernelCall& c, size_t i) {
-  double v = c.attr(i);
-  if (!std::isfinite(v) || v != std::floor(v)) throw SkiffError(std::string(c.op) + ": seed must be an integer, got " + D(v));
-  return (uint64_t)(int64_t)v;
-}
+using rng::for_blocks;
+using rng::lanes_for;
+using rng::seed_attr;
 
 uint64_t u32_pair(KernelCall& c, size_t i) {
   int64_t lo = c.iattr(i), hi = c.iattr(i + 1);
@@ -33,20 +31,6 @@ uint64_t u32_pair(KernelCall& c, size_t i) {
   return ((uint64_t)hi << 32) | (uint64_t)lo;
 }
 
-// Calls fn(r[4], first_element, count) for each block of `lanes` consecutive elements of n.
-template <typename F>
-void for_blocks(int64_t n, int lanes, const GeneratorState& s, F&& fn) {
-  const int64_t blocks = (n + lanes - 1) / lanes;
-  parallel_for(blocks, 4096, [&](int64_t b0, int64_t b1) {
-    uint32_t r[4];
-    for (int64_t b = b0; b < b1; b++) {
-      Philox4x32::block(s.seed, s.offset + (uint64_t)b, r);
-      fn(r, b * lanes, std::min<int64_t>(lanes, n - b * lanes));
-    }
-  });
-}
-
-inline int lanes_for(DType d) { return d == DType::F64 ? 2 : 4; }  // 53-bit doubles take two words
 
 void check_out(KernelCall& c) {
   c.expect_inputs(0);

@@ -23,18 +23,16 @@
 #include "iter.h"
 #include "kernel.h"
 #include "nn_common.h"
+#include "random_common.h"
 
 namespace skiff {
 namespace {
 
 using nn::D;
 using nn::S;
-
-uint64_t seed_of(KernelCall& c, size_t i) {
-  const double v = c.attr(i);
-  if (!std::isfinite(v) || v != std::floor(v)) throw SkiffError(std::string(c.op) + ": seed must be an integer, got " + D(v));
-  return (uint64_t)(int64_t)v;
-}
+using rng::for_blocks;
+using rng::lanes_for;
+using rng::seed_attr;
 
 // Per-element stream for samplers with a data-dependent number of draws.
 struct ElemStream {
@@ -60,26 +58,12 @@ struct ElemStream {
   }
 };
 
-// Calls fn(r[4], first_element, count) for each block of `lanes` consecutive elements of n.
-template <typename F>
-void for_blocks(int64_t n, int lanes, const GeneratorState& s, F&& fn) {
-  const int64_t blocks = (n + lanes - 1) / lanes;
-  parallel_for(blocks, 4096, [&](int64_t b0, int64_t b1) {
-    uint32_t r[4];
-    for (int64_t b = b0; b < b1; b++) {
-      Philox4x32::block(s.seed, s.offset + (uint64_t)b, r);
-      fn(r, b * lanes, std::min<int64_t>(lanes, n - b * lanes));
-    }
-  });
-}
-
 // One uniform in [0, 1) per lane: 4 lanes of 24 bits for float-like outputs, 2 of 53 for float64.
 template <typename A>
 inline A lane_u01(const uint32_t* r, int64_t l) {
   if constexpr (std::is_same_v<A, double>) return u01_d(r[2 * l], r[2 * l + 1]);
   else return u01_f(r[l]);
 }
-inline int lanes_for(DType d) { return d == DType::F64 ? 2 : 4; }
 
 // Validates input 0 (float, same shape/dtype as the output).
 void check_float_like(KernelCall& c) {
@@ -164,7 +148,7 @@ void k_exponential(KernelCall& c) {
 void k_uniform_inplace(KernelCall& c) {
   check_float_like(c);
   const double lo = c.attr(0), hi = c.attr(1);
-  const uint64_t seed = seed_of(c, 2);
+  const uint64_t seed = seed_attr(c, 2);
   if (!(lo < hi) || !std::isfinite(lo) || !std::isfinite(hi)) throw SkiffError(std::string(c.op) + ": min must be less than max (both finite), got min=" + D(lo) + " max=" + D(hi));
   fill_uniform_map(c, seed, [lo, hi](double u) { return lo + (hi - lo) * u; });
 }
@@ -172,7 +156,7 @@ void k_uniform_inplace(KernelCall& c) {
 void k_gaussian_inplace(KernelCall& c) {
   check_float_like(c);
   const double mean = c.attr(0), sd = c.attr(1);
-  const uint64_t seed = seed_of(c, 2);
+  const uint64_t seed = seed_attr(c, 2);
   if (!(sd >= 0) || !std::isfinite(sd) || !std::isfinite(mean)) throw SkiffError(std::string(c.op) + ": std must be a finite number >= 0 and mean finite, got mean=" + D(mean) + " std=" + D(sd));
   Tensor& o = c.output(0);
   const int64_t n = o.numel();
@@ -392,7 +376,7 @@ void k_truncated_gaussian_random(KernelCall& c) {
   Tensor& o = c.output(0);
   if (!o.is_contiguous()) throw SkiffError("truncated_gaussian_random: output must be contiguous");
   const double mean = c.attr(0), sd = c.attr(1);
-  const uint64_t seed = seed_of(c, 2);
+  const uint64_t seed = seed_attr(c, 2);
   const double a = c.attr(3), b = c.attr(4);
   if (!(sd > 0) || !std::isfinite(sd) || !std::isfinite(mean)) throw SkiffError("truncated_gaussian_random: std must be a positive finite number and mean finite, got mean=" + D(mean) + " std=" + D(sd));
   if (!(a < b)) throw SkiffError("truncated_gaussian_random: a must be less than b, got a=" + D(a) + " b=" + D(b));

@@ -153,26 +153,46 @@ void k_argsort(KernelCall& c) {
   });
 }
 
-// topk: [axis, k, largest, sorted]. Outputs have x's shape with the axis dim k.
-void k_topk(KernelCall& c) {
+// The head topk and kthvalue share: one input, two outputs, `nattrs` attributes laid out as
+// `layout`, a sortable x, the lanes along attribute 0's axis and k (attribute 1) in [kmin, n],
+// all checked before any data is read.
+struct KSelect { Lanes l; int64_t axis, k; };
+
+KSelect k_select_head(KernelCall& c, size_t nattrs, const char* layout, int64_t kmin) {
   c.expect_inputs(1);
   c.expect_outputs(2);
-  if (c.attrs.size() != 4) throw SkiffError("topk: expected attributes [axis, k, largest, sorted]");
+  if (c.attrs.size() != nattrs) throw SkiffError(std::string(c.op) + ": expected attributes " + layout);
   const Tensor& x0 = c.input(0);
   check_sortable(c, x0);
-  const int64_t axis = c.iattr(0);
-  const Lanes l = lanes_of(c, x0, axis);
-  const int64_t k = c.iattr(1);
-  if (k < 0 || k > l.n)
-    throw SkiffError("topk: k = " + std::to_string(k) + " is out of range [0, " + std::to_string(l.n) + "] for input shape " + shape_str(x0.shape) + " along axis " + std::to_string(axis));
+  KSelect s;
+  s.axis = c.iattr(0);
+  s.l = lanes_of(c, x0, s.axis);
+  s.k = c.iattr(1);
+  if (s.k < kmin || s.k > s.l.n)
+    throw SkiffError(std::string(c.op) + ": k = " + std::to_string(s.k) + " is out of range [" + std::to_string(kmin) + ", " + std::to_string(s.l.n) +
+                     "] for input shape " + shape_str(x0.shape) + " along axis " + std::to_string(s.axis));
+  return s;
+}
+
+// Values in x's dtype and int64 indices, both of shape `oshape` (Paddle 2.6's outputs).
+void expect_value_index_outs(KernelCall& c, const std::vector<int64_t>& oshape, DType dt) {
+  c.expect_out_shape(0, oshape);
+  c.expect_out_shape(1, oshape);
+  c.expect_out_dtype(0, dt);
+  c.expect_out_dtype(1, DType::I64);
+}
+
+// topk: [axis, k, largest, sorted]. Outputs have x's shape with the axis dim k.
+void k_topk(KernelCall& c) {
+  const KSelect sel = k_select_head(c, 4, "[axis, k, largest, sorted]", 0);
+  const Tensor& x0 = c.input(0);
+  const int64_t axis = sel.axis, k = sel.k;
+  const Lanes l = sel.l;
   const bool largest = flag(c, 2, "largest");
   flag(c, 3, "sorted");  // the result is always sorted
   std::vector<int64_t> oshape = x0.shape;
   if (!oshape.empty()) oshape[(size_t)axis] = k;
-  c.expect_out_shape(0, oshape);
-  c.expect_out_shape(1, oshape);
-  c.expect_out_dtype(0, x0.dtype);
-  c.expect_out_dtype(1, DType::I64);
+  expect_value_index_outs(c, oshape, x0.dtype);
   if (k == 0) return;
   const Tensor& x = c.dense(0);
   int64_t* idx = c.output(1).data<int64_t>();
@@ -197,26 +217,17 @@ void k_topk(KernelCall& c) {
 
 // kthvalue: [axis, k, keepdim]. The k-th smallest (1-based) of each lane and its index.
 void k_kthvalue(KernelCall& c) {
-  c.expect_inputs(1);
-  c.expect_outputs(2);
-  if (c.attrs.size() != 3) throw SkiffError("kthvalue: expected attributes [axis, k, keepdim]");
+  const KSelect sel = k_select_head(c, 3, "[axis, k, keepdim]", 1);
   const Tensor& x0 = c.input(0);
-  check_sortable(c, x0);
-  const int64_t axis = c.iattr(0);
-  const Lanes l = lanes_of(c, x0, axis);
-  const int64_t k = c.iattr(1);
-  if (k < 1 || k > l.n)
-    throw SkiffError("kthvalue: k = " + std::to_string(k) + " is out of range [1, " + std::to_string(l.n) + "] for input shape " + shape_str(x0.shape) + " along axis " + std::to_string(axis));
+  const int64_t axis = sel.axis, k = sel.k;
+  const Lanes l = sel.l;
   const bool keepdim = flag(c, 2, "keepdim");
   std::vector<int64_t> oshape;
   for (int64_t d = 0; d < x0.ndim(); d++) {
     if (d != axis) oshape.push_back(x0.shape[(size_t)d]);
     else if (keepdim) oshape.push_back(1);
   }
-  c.expect_out_shape(0, oshape);
-  c.expect_out_shape(1, oshape);
-  c.expect_out_dtype(0, x0.dtype);
-  c.expect_out_dtype(1, DType::I64);
+  expect_value_index_outs(c, oshape, x0.dtype);
   const Tensor& x = c.dense(0);
   int64_t* idx = c.output(1).data<int64_t>();
   dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {

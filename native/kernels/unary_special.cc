@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include "special_math.h"
 #include "unary_block.h"
 #include "vmath.h"
 
@@ -18,22 +19,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// psi(x): reflection below 0, recurrence up to x >= 10, then the asymptotic series
-// ln x - 1/(2x) - sum B_2k / (2k x^2k) truncated after x^-14 (< 1e-16 there).
-double digamma_d(double x) {
-  if (x != x || x == -kInf) return std::numeric_limits<double>::quiet_NaN();
-  if (x <= 0 && std::floor(x) == x) return kInf;  // poles (Paddle returns +inf there)
-  double acc = 0;
-  if (x < 0) {
-    acc = -kPi / std::tan(kPi * x);  // psi(x) = psi(1 - x) - pi cot(pi x)
-    x = 1 - x;
-  }
-  while (x < 10) { acc -= 1 / x; x += 1; }
-  const double z = 1 / (x * x);
-  const double tail = z * (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 - z * (1.0 / 132 - z * (691.0 / 32760 - z / 12))))));
-  return acc + std::log(x) - 0.5 / x - tail;
-}
 
 // erfinv: Winitzki's closed-form estimate (relative error ~2e-3), then Halley steps on
 // erf(x) = y (erfc(x) = 1 - y for |y| > 0.5, where 1 - y is exact). Halley triples the correct
@@ -137,7 +122,7 @@ SK_UNARY(acosh, std::acosh(x))
 SK_UNARY(atanh, std::atanh(x))
 SK_UNARY(erfinv, erfinv_d((double)x, sizeof(V) == sizeof(double) ? 3 : 2))
 SK_UNARY(lgamma, std::lgamma(x))
-SK_UNARY(digamma, digamma_d((double)x))
+SK_UNARY(digamma, special::digamma((double)x))
 SK_UNARY(trunc, std::trunc(x))
 SK_UNARY(frac, x - std::trunc(x))
 SK_UNARY(sinc, sinc_d((double)x))

@@ -144,33 +144,32 @@ View check_unique(KernelCall& c, bool ret_index, bool ret_inverse, bool ret_coun
   return v;
 }
 
-void k_unique(KernelCall& c) {
-  if (c.attrs.size() != 4) throw SkiffError("unique: expected attributes [return_index, return_inverse, return_counts, axis]");
-  Slots sl;
-  const View v = check_unique(c, c.attr(0) != 0, c.attr(1) != 0, c.attr(2) != 0, c.attr(3), sl);
+// unique and unique_consecutive differ only in whether rows are sorted before runs of equal
+// rows are collapsed (stable merge sort, so first indices stay the earliest occurrence).
+void run_unique(KernelCall& c, const View& v, const Slots& sl, bool sorted) {
   const Tensor& x = c.dense(0);
   dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {
     using T = decltype(tag);
     const auto rows = make_rows<T>(x, v);
     std::vector<int64_t> order((size_t)v.n);
     std::iota(order.begin(), order.end(), 0);
-    parallel_merge_sort(order, [&](int64_t a, int64_t b) { return rows.less(a, b); });
+    if (sorted) parallel_merge_sort(order, [&](int64_t a, int64_t b) { return rows.less(a, b); });
     emit<T>(c, x, v, rows, order, sl);
   });
+}
+
+void k_unique(KernelCall& c) {
+  if (c.attrs.size() != 4) throw SkiffError("unique: expected attributes [return_index, return_inverse, return_counts, axis]");
+  Slots sl;
+  const View v = check_unique(c, c.attr(0) != 0, c.attr(1) != 0, c.attr(2) != 0, c.attr(3), sl);
+  run_unique(c, v, sl, true);
 }
 
 void k_unique_consecutive(KernelCall& c) {
   if (c.attrs.size() != 3) throw SkiffError("unique_consecutive: expected attributes [return_inverse, return_counts, axis]");
   Slots sl;
   const View v = check_unique(c, false, c.attr(0) != 0, c.attr(1) != 0, c.attr(2), sl);
-  const Tensor& x = c.dense(0);
-  dispatch_float_i32_i64(x.dtype, c.op, "x", [&](auto tag) {
-    using T = decltype(tag);
-    const auto rows = make_rows<T>(x, v);
-    std::vector<int64_t> order((size_t)v.n);
-    std::iota(order.begin(), order.end(), 0);
-    emit<T>(c, x, v, rows, order, sl);
-  });
+  run_unique(c, v, sl, false);
 }
 
 constexpr int64_t kBinChunk = 1 << 16;

@@ -115,9 +115,14 @@ export function readModel(path: string, paramsFile?: string): InferenceModel {
   const pfile = paramsFile ?? `${file.slice(0, -'.pir'.length)}.pdiparams`;
   const bytes = readFile(file);
   if (bytes.length > MAX_TEXT_BYTES) throw new ModelFileError(`${file}: ${bytes.length} bytes is more than a model text may have`);
-  const text = bytes.toString('utf8');
+  return modelFromBytes(bytes.toString('utf8'), () => readFile(pfile), file, pfile);
+}
+
+/** A model from its text and parameter bytes (read lazily, after the text checks out); file names are for errors. */
+export function modelFromBytes(text: string, paramBytes: Uint8Array | (() => Uint8Array), file: string, pfile: string): InferenceModel {
   const { header, program } = parseModelText(text, file);
-  const params = untracked(() => decodePdiparams(readFile(pfile), header.params, pfile));
+  const bytes = typeof paramBytes === 'function' ? paramBytes() : paramBytes;
+  const params = untracked(() => decodePdiparams(bytes, header.params, pfile));
   for (const p of params) p._adoptByGC();
   return { header, program, params };
 }

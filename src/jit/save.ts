@@ -18,7 +18,7 @@
 import { writeFileSync } from 'node:fs';
 import { native } from '../native.js';
 import type { Layer } from '../nn/layer.js';
-import { dcePass, foldParametersPass, runPipeline } from '../passes/index.js';
+import { dcePass, foldConvBnPass, foldParametersPass, runPipeline } from '../passes/index.js';
 import { Builder, capturedValues, type Operation, Program as PirProgram, printProgram, type TensorType, type Value, verify } from '../pir/index.js';
 import { Program } from '../static/program.js';
 import { program_guard } from '../static/mode.js';
@@ -82,6 +82,9 @@ export function buildInferenceModel(prog: Program, feeds: readonly Value[], outp
   if (!outputs.length) throw new Error(`${who}: the forward returned no tensors to save`);
   const pir = pruneForInference(prog.pir, feeds, outputs, who);
   const find = (n: string): Tensor | undefined => prog.boundTensor(n) ?? lookup(n);
+  // conv+bn folding needs the parameter values (the pipeline alone folds only constants); the
+  // pipeline then fuses and cleans up, and parameter-only leftovers are evaluated once here.
+  foldConvBnPass({ params: find }).run(pir);
   runPipeline(pir, 'inference');
   const created = new Map<string, Tensor>();
   try {

@@ -15,6 +15,16 @@ function pair(v: IntOr2, what: string): [number, number] {
   return [v[0], v[1]];
 }
 
+/** Paddle's conv layer repr (settings left at their defaults are omitted); every conv layer prints this way. */
+export function convExtraRepr(l: { in_channels: number; out_channels: number; kernel_size: number[]; stride: unknown; padding: unknown; dilation: unknown; groups: number }): string {
+  let s = `${l.in_channels}, ${l.out_channels}, kernel_size=[${l.kernel_size.join(', ')}]`;
+  if (l.stride !== 1) s += `, stride=${JSON.stringify(l.stride)}`;
+  if (l.padding !== 0) s += `, padding=${JSON.stringify(l.padding)}`;
+  if (l.dilation !== 1) s += `, dilation=${JSON.stringify(l.dilation)}`;
+  if (l.groups !== 1) s += `, groups=${l.groups}`;
+  return s;
+}
+
 /** 2-D convolution, weight [out_channels, in_channels / groups, kh, kw]: Normal(0, sqrt(2 / (kh*kw*in_channels))), bias zeros (Paddle's defaults). */
 export class Conv2D extends Layer {
   weight: Tensor;
@@ -37,14 +47,7 @@ export class Conv2D extends Layer {
   override forward(x: TensorLike): TensorLike {
     return op('conv2d', [x, this.weight, this.bias, { stride: this.stride, padding: this.padding, dilation: this.dilation, groups: this.groups, data_format: this.data_format }]);
   }
-  override extra_repr(): string {
-    let s = `${this.in_channels}, ${this.out_channels}, kernel_size=[${this.kernel_size.join(', ')}]`;
-    if (this.stride !== 1) s += `, stride=${JSON.stringify(this.stride)}`;
-    if (this.padding !== 0) s += `, padding=${JSON.stringify(this.padding)}`;
-    if (this.dilation !== 1) s += `, dilation=${JSON.stringify(this.dilation)}`;
-    if (this.groups !== 1) s += `, groups=${this.groups}`;
-    return s;
-  }
+  override extra_repr(): string { return convExtraRepr(this); }
 }
 
 export class MaxPool2D extends Layer {

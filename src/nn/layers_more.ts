@@ -8,6 +8,7 @@ import type { TensorLike } from '../ops/dispatch.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { Constant, Normal } from './initializer.js';
 import { Layer, type ParamAttrLike } from './layer.js';
+import { convExtraRepr } from './layers_conv.js';
 
 const op = (name: string, args: unknown[]): TensorLike => callOp(getOp(name), args) as TensorLike;
 type IntOrList = number | number[];
@@ -47,14 +48,7 @@ class ConvNd extends Layer {
     if (this.transposed) Object.assign(attrs, { output_padding: this.output_padding, output_size });
     return op(name, [x, this.weight, this.bias, attrs]);
   }
-  override extra_repr(): string {
-    let s = `${this.in_channels}, ${this.out_channels}, kernel_size=[${this.kernel_size.join(', ')}]`;
-    if (this.stride !== 1) s += `, stride=${JSON.stringify(this.stride)}`;
-    if (this.padding !== 0) s += `, padding=${JSON.stringify(this.padding)}`;
-    if (this.dilation !== 1) s += `, dilation=${JSON.stringify(this.dilation)}`;
-    if (this.groups !== 1) s += `, groups=${this.groups}`;
-    return s;
-  }
+  override extra_repr(): string { return convExtraRepr(this); }
 }
 
 function checkPaddingMode(layer: string, mode: string) {

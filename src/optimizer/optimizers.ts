@@ -2,7 +2,7 @@
 import type { Tensor } from '../tensor/tensor.js';
 import { L2Decay } from './clip.js';
 import { Optimizer, type OptimizerOptions } from './optimizer.js';
-import { op, opInplace } from './ops.js';
+import { checkBeta, op, opInplace } from './ops.js';
 
 /** p -= lr * g */
 export class SGD extends Optimizer {
@@ -39,7 +39,8 @@ export class Adam extends Optimizer {
     this.beta1 = opts.beta1 ?? 0.9;
     this.beta2 = opts.beta2 ?? 0.999;
     this.epsilon = opts.epsilon ?? 1e-8;
-    for (const [k, b] of [['beta1', this.beta1], ['beta2', this.beta2]] as const) if (!(b >= 0 && b < 1)) throw new RangeError(`${new.target.name}: ${k} must be in [0, 1), got ${b}`);
+    checkBeta(new.target.name, 'beta1', this.beta1);
+    checkBeta(new.target.name, 'beta2', this.beta2);
   }
   protected override accumulatorNames(): string[] { return ['moment1', 'moment2']; }
   protected override update(p: Tensor, g: Tensor, lr: number, extra?: Record<string, unknown>): void {

@@ -6,16 +6,12 @@
 import { set_item } from '../ops/setitem.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { Optimizer, type OptimizerOptions } from './optimizer.js';
-import { op, opInplace } from './ops.js';
+import { checkBeta, op, opInplace } from './ops.js';
 
 /** A group's override of a numeric setting, else the optimizer's own value. */
 const setting = (extra: Record<string, unknown> | undefined, key: string, own: number): number => {
   const v = extra?.[key];
   return typeof v === 'number' ? v : own;
-};
-
-const checkBeta = (cls: string, key: string, b: number) => {
-  if (!(b >= 0 && b < 1)) throw new RangeError(`${cls}: ${key} must be in [0, 1), got ${b}`);
 };
 
 /**

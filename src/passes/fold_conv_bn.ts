@@ -4,14 +4,19 @@
 //   s  = gamma * rsqrt(var + eps)
 //   w' = w * s[:, None, None, None]         b' = (b - mean) * s + beta   (b = 0 without a conv bias)
 //   batch_norm(conv2d(x, w, b)) -> conv2d(x, w', b')
-// The rule writes the weight transform as ops on the original operands; it never modifies the
-// program's parameters. When they are constants, constant_fold evaluates the transform; when
-// they are parameters, foldParametersPass(scope lookup) (fold_params.ts) evaluates it at compile
-// time into new constants. The batch_norm's mean_out/variance_out equal the running statistics
-// in this mode (the kernel copies them), so they are replaced by those operands.
+// The rule's result writes the weight transform as ops on the original operands; the pattern
+// then evaluates exactly those ops at once (fold_params.ts, the registry's kernels), so w' and b'
+// are new builtin.constants and nothing of the transform runs per execution. It therefore
+// applies only when every operand's value is known at compile time: constants, or parameters
+// bound through `params` (a scope lookup). The program's parameters are never modified. The
+// batch_norm's mean_out/variance_out equal the running statistics in this mode (the kernel
+// copies them), so they are replaced by those operands.
 import type { Value } from '../pir/core.js';
 import { type DrrRule, drrPattern, type Match, attr, compute, op, t } from './drr.js';
 import type { RewritePattern } from './rewriter.js';
+import { constantData } from './constant_fold.js';
+import { foldParametersPattern } from './fold_params.js';
+import { type ParamLookup, parameterName } from './param_values.js';
 
 const channels = (v: Value): number | null => (v.type.kind === 'tensor' && typeof v.type.shape[0] === 'number' ? v.type.shape[0] as number : null);
 const floatTensor = (v: Value): boolean => v.type.kind === 'tensor' && (v.type.dtype === 'float32' || v.type.dtype === 'float64');
@@ -46,4 +51,37 @@ export const FOLD_CONV_BN_RULES: readonly DrrRule[] = [
   },
 ];
 
-export const foldConvBnPatterns = (): RewritePattern[] => FOLD_CONV_BN_RULES.map(drrPattern);
+export interface FoldConvBnOptions {
+  /** Parameter values by name; without it only constant weights and statistics fold. */
+  params?: ParamLookup;
+}
+
+/** The DRR rewrite, then the transform ops it created evaluated into constants. */
+export function foldConvBnPatterns(opts: FoldConvBnOptions = {}): RewritePattern[] {
+  const known = (v: Value | undefined): boolean => {
+    if (!v) return true;
+    if (constantData(v)) return true;
+    const n = parameterName(v);
+    return n !== null && opts.params?.(n) !== undefined;
+  };
+  const evaluate = foldParametersPattern(opts.params ?? (() => undefined));
+  return FOLD_CONV_BN_RULES.map((rule) => {
+    const inner = drrPattern({ ...rule, constraints: [...rule.constraints ?? [], (m) => ['w', 'cb', 'mean', 'var', 'gamma', 'beta'].every((n) => known(m.v[n]))] });
+    return {
+      ...inner,
+      matchAndRewrite(root, rw) {
+        const block = root.parent;
+        if (!block) return false;
+        const before = new Set(block.ops);
+        if (!inner.matchAndRewrite(root, rw)) return false;
+        // Created in dependency order: each step's operands are constants by the time it is folded.
+        for (const o of block.ops.filter((x) => !before.has(x) && x.name !== 'pd_op.conv2d')) {
+          if (rw.isErased(o)) continue;
+          rw.setInsertionPointBefore(o);  // the driver's point was before the (now erased) root
+          evaluate.matchAndRewrite(o, rw);
+        }
+        return true;
+      },
+    };
+  });
+}

@@ -3,7 +3,8 @@
 // a pure registry op whose operands are all constants or bound parameters is evaluated with
 // its own kernel and replaced by a new builtin.constant. The parameters themselves are never
 // written, and stay in the program while other ops use them (DCE drops them otherwise).
-// Used after fold_conv_bn so folded conv weights cost nothing per run.
+// fold_conv_bn evaluates its weight transform with it; foldParametersPass (pass_manager.ts)
+// applies it to a whole program.
 import { native } from '../native.js';
 import { Attr, type Attribute } from '../pir/attributes.js';
 import { runOpDef, setAutogradHook, setStaticRecorder } from '../ops/dispatch.js';
@@ -14,7 +15,6 @@ import type { TensorType } from '../pir/types.js';
 import { DTYPE_CODE, isFloating } from '../tensor/dtype.js';
 import { encodeValues } from '../tensor/creation.js';
 import { Tensor } from '../tensor/tensor.js';
-import { type Pass, patternPass } from './pass_manager.js';
 import { type ParamLookup, parameterName, staticShape } from './param_values.js';
 import { constantData } from './constant_fold.js';
 import type { RewritePattern } from './rewriter.js';
@@ -97,6 +97,3 @@ export function foldParametersPattern(params: ParamLookup, opts: FoldParamsOptio
     },
   };
 }
-
-/** A pass folding parameter-only computations with the given parameter values. */
-export const foldParametersPass = (params: ParamLookup, opts: FoldParamsOptions = {}): Pass => patternPass('fold_parameters', [foldParametersPattern(params, opts)]);

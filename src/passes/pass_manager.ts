@@ -11,7 +11,9 @@ import { eliminateCommonSubexpressions } from './cse.js';
 import { eliminateDeadCode } from './dce.js';
 import { fuseGemmPatterns } from './fuse_gemm.js';
 import { fuseAttentionPatterns } from './fuse_attention.js';
-import { foldConvBnPatterns } from './fold_conv_bn.js';
+import { type FoldConvBnOptions, foldConvBnPatterns } from './fold_conv_bn.js';
+import { type FoldParamsOptions, foldParametersPattern } from './fold_params.js';
+import type { ParamLookup } from './param_values.js';
 import { fuseLayerNormPatterns, residualLayerNormPattern } from './fuse_layer_norm.js';
 import { fuseSoftmaxMaskPatterns, type SoftmaxMaskOptions } from './fuse_softmax_mask.js';
 import { fuseDropoutAddPatterns, fuseLinearGradPatterns } from './fuse_training.js';
@@ -51,7 +53,9 @@ export const fuseGemmPass = (opts?: GreedyOptions): Pass => patternPass('fuse_ge
 export const fuseDropoutAddPass = (opts?: GreedyOptions): Pass => patternPass('fuse_dropout_add', fuseDropoutAddPatterns(), opts);
 export const fuseLinearGradPass = (opts?: GreedyOptions): Pass => patternPass('fuse_linear_param_grad_add', fuseLinearGradPatterns(), opts);
 export const fuseSoftmaxMaskPass = (opts: SoftmaxMaskOptions & GreedyOptions = {}): Pass => patternPass('fuse_softmax_mask', fuseSoftmaxMaskPatterns(opts), opts);
-export const foldConvBnPass = (opts?: GreedyOptions): Pass => patternPass('fold_conv_bn', foldConvBnPatterns(), opts);
+export const foldConvBnPass = (opts: FoldConvBnOptions & GreedyOptions = {}): Pass => patternPass('fold_conv_bn', foldConvBnPatterns(opts), opts);
+/** Parameter-only computations evaluated with the given parameter values into new constants. */
+export const foldParametersPass = (params: ParamLookup, opts: FoldParamsOptions & GreedyOptions = {}): Pass => patternPass('fold_parameters', [foldParametersPattern(params, opts)], opts);
 export const fuseLayerNormPass = (opts?: GreedyOptions): Pass => patternPass('fuse_layer_norm', fuseLayerNormPatterns(), opts);
 export const fuseResidualLayerNormPass = (opts?: GreedyOptions): Pass => patternPass('fuse_residual_layer_norm', [residualLayerNormPattern], opts);
 export const fuseAttentionPass = (opts?: GreedyOptions): Pass => patternPass('fuse_attention', fuseAttentionPatterns(), opts);

@@ -43,6 +43,11 @@ for (const [m, fn] of surface.methods) {
     writable: true, configurable: true,
   });
 }
+// Tensor.ndim, which model code checks before using an input (BertModel), so a Layer's
+// forward records unchanged (paddle.onnx.export, jit.save).
+if (!('ndim' in Value.prototype)) {
+  Object.defineProperty(Value.prototype, 'ndim', { get(this: Value) { return this.shape.length; }, configurable: true });
+}
 if (!('name' in Value.prototype)) {
   Object.defineProperty(Value.prototype, 'name', { get(this: Value) { return nameOfValue(this) ?? `value_${this.id}`; }, configurable: true });
 }

@@ -60,6 +60,17 @@ export function layoutGraph(g: VizGraph): Layout {
     for (let l = nLayers - 2; l >= 0; l--) { const key = new Map(rows[l].map((v) => [v, bary(v, succs)])); rows[l].sort((a, b) => key.get(a)! - key.get(b)!); renumber(rows[l]); }
   }
 
+  // Weights go to the right end of their row (ordered like their consumers): on either side of
+  // the data path they would push it sideways, row after row.
+  for (const row of rows) {
+    const isWeight = (v: number) => preds[v].length === 0 && succs[v].length === 1 && row.some((u) => preds[u].length > 0);
+    const weights = row.filter(isWeight).sort((a, b) => pos[succs[a][0]] - pos[succs[b][0]]);
+    if (!weights.length) continue;
+    const rest = row.filter((v) => !isWeight(v));
+    row.splice(0, row.length, ...rest, ...weights);
+    renumber(row);
+  }
+
   // 3. coordinates: rows stacked by their tallest node; x packed, then relaxed toward neighbours
   const xs = new Array<number>(n).fill(0), ys = new Array<number>(n).fill(0);
   let y = 0;
@@ -70,8 +81,12 @@ export function layoutGraph(g: VizGraph): Layout {
     y += h + GAP_Y;
   }
   const center = (v: number) => xs[v] + sized[v].w / 2;
+  // Going down, a node follows the data it transforms, not its weights: sources (inputs,
+  // parameters) do not pull their consumer, or a chain of ops with a weight each would drift
+  // sideways by half a box per layer. Going up, sources move next to their consumer.
+  const flowPreds = preds.map((p) => { const f = p.filter((u) => preds[u].length > 0); return f.length ? f : p; });
   for (let round = 0; round < 6; round++) {
-    const nb = round % 2 === 0 ? preds : succs;
+    const nb = round % 2 === 0 ? flowPreds : succs;
     for (const row of round % 2 === 0 ? rows : [...rows].reverse()) {
       const want = row.map((v) => (nb[v].length ? nb[v].reduce((a, u) => a + center(u), 0) / nb[v].length - sized[v].w / 2 : xs[v]));
       // Keep the order: left to right, no closer than GAP_X; then right to left the same way.

@@ -83,7 +83,8 @@ export type RefItem = number | string | null | NDArray;
 
 const isArr = (v: RefItem): v is NDArray => v !== null && typeof v === 'object';
 
-function sliceRange(n: number, text: string): number[] {
+/** Python's slice.indices, then the walk, for `a:b:c` text on a dim of size n (setitem.test.ts uses it too). */
+export function sliceRange(n: number, text: string): number[] {
   const [a, b, c] = text.split(':').map((p) => (p === undefined || p.trim() === '' ? null : Number(p)));
   const step = c ?? 1;
   const norm = (v: number | null, dflt: number, lo: number, hi: number): number => {

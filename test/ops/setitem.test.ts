@@ -9,25 +9,10 @@ import { scope, Tensor } from '../../src/tensor/tensor.js';
 import { Program, program_guard, data } from '../../src/static/index.js';
 import { atBroadcast, nd, type NDArray, rand, size, stridesOf, unravel } from './ref.js';
 import { arrayOf, expectClose, tensorOf } from './harness.js';
+import { sliceRange } from './adv_ref.js';
 import { native } from '../../src/native.js';
 
 type Item = number | null | string;
-
-/** Python's slice.indices, then the walk, for `a:b:c` text on a dim of size n. */
-function sliceIndices(n: number, text: string): number[] {
-  const [a, b, c] = text.split(':').map((p) => (p === undefined || p.trim() === '' ? null : Number(p)));
-  const step = c ?? 1;
-  const norm = (v: number | null, dflt: number, lo: number, hi: number): number => {
-    if (v === null) return dflt;
-    const w = v < 0 ? v + n : v;
-    return Math.min(Math.max(w, lo), hi);
-  };
-  const s = step > 0 ? norm(a, 0, 0, n) : norm(a, n - 1, -1, n - 1);
-  const e = step > 0 ? norm(b ?? null, n, 0, n) : norm(b ?? null, -1, -1, n - 1);
-  const out: number[] = [];
-  for (let i = s; step > 0 ? i < e : i > e; i += step) out.push(i);
-  return out;
-}
 
 /** numpy's x[index] = v on plain arrays. */
 function refSetItem(x: NDArray, index: Item[], v: NDArray): NDArray {
@@ -46,7 +31,7 @@ function refSetItem(x: NDArray, index: Item[], v: NDArray): NDArray {
     if (it === null) { assignOf.push('none'); continue; }
     const n = x.shape[d];
     if (typeof it === 'number') { picks.push([it < 0 ? it + n : it]); assignOf.push('dec'); }
-    else { picks.push(sliceIndices(n, it)); assignOf.push(d); }
+    else { picks.push(sliceRange(n, it)); assignOf.push(d); }
     d++;
   }
   const out = { ...x, data: [...x.data] };

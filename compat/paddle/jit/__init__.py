@@ -78,9 +78,4 @@ def ignore_module(modules):
     return None
 
 
-def save(layer, path, input_spec=None, **configs):
-    raise NotImplementedError('paddle.jit.save is not available yet in Skiff')
-
-
-def load(path, **configs):
-    raise NotImplementedError('paddle.jit.load is not available yet in Skiff')
+from ._save import save, load, TranslatedLayer  # noqa: E402,F401  (paddle.jit.save / load: the model format of src/jit)

@@ -21,7 +21,7 @@ def _wrap(vid):
 def _variables(r, multi=None):
     """Variables for a bridge result 'v<id>,<id>...' (see frontend/python/bridge.ts ret)."""
     outs = [_wrap(int(i)) for i in r[1:].split(',')]
-    if len(outs) == 1 and multi is None:
+    if len(outs) == 1 and multi in (None, 'unwrap'):   # 'unwrap': max_pool2d without its mask, as for Tensors
         return outs[0]
     return outs if multi == 'list' else tuple(outs)
 

@@ -13,6 +13,13 @@ import { graphTrainingCounters } from '../../../sot/graph_training.js';
 import { markDynamicDims } from '../../../sot/dynamic_dims.js';
 import { executorCounters } from '../../../src/executor/executable.js';
 import { dispatchCounters } from '../../../src/ops/dispatch.js';
+import { renderViz, VIZ_FORMATS, type VizFormat } from '../../../src/viz/index.js';
+import { functionToViz } from '../../../sot/graph_view.js';
+
+function checkFormat(f: string): VizFormat {
+  if (!(VIZ_FORMATS as readonly string[]).includes(f)) throw new Error(`show: format must be one of ${VIZ_FORMATS.join(', ')}, got '${f}'`);
+  return f as VizFormat;
+}
 
 const RUNTIME_FUNCTIONS = [
   'code_info', 'describe', 'type_name', 'get_attr', 'global_lookup', 'function_parts', 'step', 'pin', 'unpin', 'end_call',
@@ -59,6 +66,8 @@ export function installSot(py: PyodideInterface, bridge: Bridge): { runtime(): S
     /** paddle.jit.marker.dynamic_dims(x, dims): marks dims of the tensor with this handle. */
     mark_dynamic_dims: (handle: number, json: string) => markDynamicDims(runtime().host.tensor(handle), JSON.parse(json) as number[]),
     explain: (fid: number) => JSON.stringify(runtime().explain(fid)),
+    /** The graph viewer's text (html, dot or svg) for one function's trace tree (0: every function). */
+    show: (fid: number, format: string, title: string) => renderViz({ title, functions: runtime().viewFunctions(fid || undefined).map(functionToViz) }, checkFormat(format)),
     translate_count: (fid: number) => runtime().translateCount(fid || undefined),
     /** Eager kernel launches and views made so far (tests measure what ran outside graphs). */
     eager_op_count: () => dispatchCounters.kernels + dispatchCounters.views,

@@ -14,10 +14,11 @@ import { type HostGuard, type PyRef, type PyRuntime, SotPythonHost } from './pyt
 import { type Layout, StrictModeError, Translator } from './translator.js';
 import { versionTable, type VersionTable } from './versions.js';
 import { fromHostRead } from './semantics.js';
-import { childEntryShapes, type DimSpec, dimsOnlyMiss, mergeSpecs, rootEntryShapes } from '../../../sot/dynamic_dims.js';
+import { childEntryShapes, type DimSpec, dimsOnlyMiss, rootEntryShapes } from '../../../sot/dynamic_dims.js';
 import { itemSource, slotSource, type Source } from '../../../sot/sources.js';
 import type { HandleTable } from '../handles.js';
 import { profileSpan } from '../../../src/profiler/profiler.js';
+import type { ViewedFunction } from '../../../sot/graph_view.js';
 
 /**
  * Limits from ARCHITECTURE.md: a tree past this many nodes, or this many re-translations (a
@@ -189,7 +190,7 @@ export class SotRuntime {
     // Host reads of the entry translation are checked by the wrapper before each call; those of
     // a translation after a step, by the node itself when a call reaches it.
     const tx = new Translator(host, this.v, opts, entry, guardSlot, parent !== null);
-    tx.dynamicShapes = parent ? childEntryShapes(parent) : rootEntryShapes(this.rootDims(fn, entry));
+    tx.dynamicShapes = parent ? childEntryShapes(parent) : rootEntryShapes(fn.spec, this.autoDims(fn, entry));
     tx.enter(layout);
     if (!parent) this.bindRootClosure(fn, tx);
     const node = tx.run();
@@ -215,19 +216,19 @@ export class SotRuntime {
   }
 
   /**
-   * Dims to make symbolic in a root translation: the InputSpec's, plus, when an existing root
-   * missed only because entry tensor dims changed size, those dims (and the ones it already had
-   * symbolic). One such re-translation serves every later size.
+   * Dims to make symbolic automatically in a root translation: when an existing root missed
+   * only because entry tensor dims changed size (to sizes >= 2), those dims and the ones it
+   * already had symbolic. One such re-translation serves every later size.
    */
-  private rootDims(fn: Fn, entry: readonly RtValue[]): DimSpec {
+  private autoDims(fn: Fn, entry: readonly RtValue[]): ReturnType<typeof dimsOnlyMiss> {
     for (const r of fn.roots) {
       const miss = dimsOnlyMiss(r, entry);
       if (miss) {
-        if (this.logLevel >= 1) this.log1(`sot: ${fn.code.wire.qualname}: entry dims ${[...miss].map(([k, d]) => `${k}[${[...d].join(',')}]`).join(' ')} become symbolic`);
-        return mergeSpecs(fn.spec, miss);
+        if (this.logLevel >= 1) this.log1(`sot: ${fn.code.wire.qualname}: entry dims ${[...miss.auto].map(([k, d]) => `${k}[${[...d].join(',')}]`).join(' ')} become symbolic`);
+        return miss;
       }
     }
-    return fn.spec;
+    return null;
   }
 
   /**
@@ -391,6 +392,15 @@ export class SotRuntime {
       guards,
       nodes: fn.roots.reduce((a, r) => a + r.size(), 0),
     };
+  }
+
+  /** The trace trees of one function (or of every registered one) for the graph viewer (src/viz). */
+  viewFunctions(fid?: number): ViewedFunction[] {
+    const fns = fid === undefined ? this.fns : [this.fns[Math.abs(fid) - 1]].filter((f): f is Fn => f !== undefined);
+    return fns.map((fn) => ({
+      name: fn.code.wire.qualname, roots: fn.roots, eagerReason: fn.eager ? fn.eagerReason : '',
+      paramNames: fn.code.wire.localsplus.slice(0, fn.code.nparams),
+    }));
   }
 
   private logAt(level: number, m: string): void { if (this.logLevel >= level) this.log(m); }

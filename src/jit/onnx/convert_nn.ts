@@ -95,8 +95,8 @@ convert('batch_norm', (c) => {
   const dt = c.dtype(0);
   const param = (i: number, fill: number): string => {
     if (c.has(i)) return c.in(i);
-    if (typeof C !== 'number') c.fail(`channel dim must be static without ${i === 3 ? 'weight' : 'bias'}`);
-    return c.g.constant(dt, [C], new Array(C).fill(fill), i === 3 ? 'bn_scale' : 'bn_bias');
+    const n = typeof C === 'number' ? C : c.fail(`channel dim must be static without ${i === 3 ? 'weight' : 'bias'}`);
+    return c.g.constant(dt, [n], new Array(n).fill(fill), i === 3 ? 'bn_scale' : 'bn_bias');
   };
   const toFirst = [0, r - 1, ...Array.from({ length: r - 2 }, (_, i) => i + 1)];
   const toLast = [0, ...Array.from({ length: r - 2 }, (_, i) => i + 2), 1];

@@ -132,7 +132,9 @@ export const IR_VERSION = 8;
 export function encodeModel(model: Record<string, unknown>): Uint8Array {
   const err = ModelProto.verify(model);
   if (err) throw new Error(`onnx export: invalid ModelProto: ${err}`);
-  return ModelProto.encode(ModelProto.fromObject(model)).finish();
+  const out = ModelProto.encode(ModelProto.fromObject(model)).finish();
+  // protobufjs hands back a Node Buffer; callers (Pyodide, ORT) want a plain Uint8Array.
+  return out.constructor === Uint8Array ? out : new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }
 
 /** Decodes ModelProto bytes to a plain object (int64 as numbers, bytes as Uint8Array). */

@@ -9,17 +9,15 @@
 //    tril(G + G^T) - diag(G) for UPLO 'L' (the same total for symmetric parametrizations).
 //  - pinv: constant rank near x (the Golub-Pereyra derivative). lstsq's solution is pinv(x) y.
 import { type GradKit, kit } from '../grad_kit.js';
+import { matMul, matT } from './linalg_grad_common.js';
 import type { Attrs, OpDef } from '../types.js';
 
 type Rule = Pick<OpDef, 'grad' | 'gradReads'>;
 
 /** Helpers over batched matrices [..., r, c]. */
 function lin<T>(k: GradKit<T>) {
-  const mT = (x: T): T => {
-    const r = k.rank(x);
-    return k.transpose(x, [...Array(r - 2).keys(), r - 1, r - 2]);
-  };
-  const mm = (a: T, b: T, ta = false, tb = false): T => k.op('matmul', [a, b], { transpose_x: ta, transpose_y: tb });
+  const mT = (x: T): T => matT(k, x);
+  const mm = (a: T, b: T, ta = false, tb = false): T => matMul(k, a, b, ta, tb);
   const eyeLike = (n: number, like: T): T => k.op('eye', [], { num_rows: n, num_columns: n, dtype: k.dtype(like) });
   /** x * v[..., None, :] (scales columns by v). */
   const colScale = (x: T, v: T): T => k.mul(x, k.op('unsqueeze', [v], { axis: [-2] }));

@@ -12,17 +12,15 @@
 //  - lu (square x): dA = P L^-T (tril(L^T dL, -1) + triu(dU U^T)) U^-T with dL, dU the strict
 //    lower and upper parts of the packed gradient; lu_unpack routes dL/dU back to the packing.
 import { type GradKit, kit } from '../grad_kit.js';
+import { matMul, matT } from './linalg_grad_common.js';
 import type { OpDef } from '../types.js';
 
 type Rule = Pick<OpDef, 'grad' | 'gradReads'>;
 
 /** Helpers over batched matrices [..., r, c]. */
 function lin<T>(k: GradKit<T>) {
-  const mT = (x: T): T => {
-    const r = k.rank(x);
-    return k.transpose(x, [...Array(r - 2).keys(), r - 1, r - 2]);
-  };
-  const mm = (a: T, b: T, ta = false, tb = false): T => k.op('matmul', [a, b], { transpose_x: ta, transpose_y: tb });
+  const mT = (x: T): T => matT(k, x);
+  const mm = (a: T, b: T, ta = false, tb = false): T => matMul(k, a, b, ta, tb);
   const last = (x: T): number => k.shape(x)[k.rank(x) - 1];
   const eye = (n: number, like: T): T => k.op('eye', [], { num_rows: n, num_columns: n, dtype: k.dtype(like) });
   const tri = (x: T, upper: boolean, diagonal = 0): T => k.op(upper ? 'triu' : 'tril', [x], { diagonal });

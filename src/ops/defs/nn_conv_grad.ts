@@ -66,16 +66,24 @@ function weightGrad<T>(k: GradKit<T>, nd: number, inp: T, dout: T, wShape: reado
 
 const biasGrad = <T>(k: GradKit<T>, g: T) => k.sum(g, [0, ...range(2, k.rank(g))]);
 
+/**
+ * What the conv and conv_transpose rules both start from: x and g channel-first, the weight
+ * shape, x's spatial size and the kernel's geometry (one place, so the two adjoints agree).
+ */
+function gradOperands<T>(k: GradKit<T>, op: string, nd: number, attrs: Attrs, x0: T, g0: T, w: T) {
+  const cl = attrs.data_format === FORMATS[nd][1];
+  const x = cl ? toFirst(k, x0, nd) : x0;
+  const g = cl ? toFirst(k, g0, nd) : g0;
+  const ws = k.shape(w);
+  const sp = k.shape(x).slice(2);
+  return { cl, x, g, ws, sp, ...geometry(op, attrs, nd, sp, ws.slice(2)) };
+}
+
 function convGrad(nd: 1 | 3): OpDef['grad'] {
   const op = CONV[nd];
   return ({ inputs: [x0, w, b], outGrads: [g0], attrs, needsGrad }, ops) => {
     const k = kit(ops);
-    const cl = attrs.data_format === FORMATS[nd][1];
-    const x = cl ? toFirst(k, x0!, nd) : x0!;
-    const g = cl ? toFirst(k, g0!, nd) : g0!;
-    const ws = k.shape(w!);
-    const sp = k.shape(x).slice(2);
-    const { stride, dil, pads, groups } = geometry(op, attrs, nd, sp, ws.slice(2));
+    const { cl, x, g, ws, sp, stride, dil, pads, groups } = gradOperands(k, op, nd, attrs, x0!, g0!, w!);
     let dx: typeof x0 = null;
     if (needsGrad[0]) {
       dx = k.op(CONV_T[nd], [g, w, null], { stride, padding: pads, output_padding: 0, dilation: dil, groups, output_size: sp, data_format: FORMATS[nd][0] });
@@ -91,12 +99,7 @@ function convTransposeGrad(nd: 1 | 2 | 3): OpDef['grad'] {
   const op = CONV_T[nd];
   return ({ inputs: [x0, w, b], outGrads: [g0], attrs, needsGrad }, ops) => {
     const k = kit(ops);
-    const cl = attrs.data_format === FORMATS[nd][1];
-    const x = cl ? toFirst(k, x0!, nd) : x0!;
-    const g = cl ? toFirst(k, g0!, nd) : g0!;
-    const ws = k.shape(w!);
-    const sp = k.shape(x).slice(2);
-    const { stride, dil, pads, groups } = geometry(op, attrs, nd, sp, ws.slice(2));
+    const { cl, x, g, ws, sp, stride, dil, pads, groups } = gradOperands(k, op, nd, attrs, x0!, g0!, w!);
     let dx: typeof x0 = null;
     if (needsGrad[0]) {
       dx = cropTo(k, k.op(CONV[nd], [g, w, null], { stride, padding: pads, dilation: dil, groups, data_format: FORMATS[nd][0] }), sp);

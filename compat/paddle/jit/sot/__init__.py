@@ -20,6 +20,35 @@ def explain(fn, *args, **kwargs):
     return json.loads(_skiff_sot.explain(sf._fid))
 
 
+def show(fn, *args, path=None, format='html', **kwargs):
+    """Calls fn(*args) (a function or an nn.Layer) through the translator and writes its captured
+    graphs — ops with dtypes and shapes, parameters, fused ops, graph breaks with the user's source
+    lines — as one self-contained HTML page (format='dot' or 'svg' for Graphviz text or an SVG).
+    Returns the path written (default: <function name>_graphs.<format> in the working directory)."""
+    import _skiff_sot
+    from ...jit import to_static
+    from ...nn.layer.layers import Layer
+    if format not in ('html', 'dot', 'svg'):
+        raise ValueError("show: format must be 'html', 'dot' or 'svg', got %r" % (format,))
+    if isinstance(fn, Layer):
+        to_static(fn)
+        fn(*args, **kwargs)
+        sf = fn.forward
+        name = type(fn).__name__
+    else:
+        sf = fn if isinstance(fn, StaticFunction) else to_static(fn)
+        sf(*args, **kwargs)
+        name = getattr(sf, '__qualname__', 'fn')
+    if not isinstance(sf, StaticFunction) or sf._fid == 0:
+        raise RuntimeError('show: %s was not translated (paddle.jit.enable_to_static(False)?)' % name)
+    text = _skiff_sot.show(sf._fid, format, name)
+    if path is None:
+        path = '%s_graphs.%s' % (''.join(c if c.isalnum() or c in '_-' else '_' for c in name), format)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text)
+    return path
+
+
 def translate_count(fn=None):
     """Translations of one wrapped function, or in total."""
     import _skiff_sot

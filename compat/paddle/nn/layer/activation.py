@@ -1,22 +1,13 @@
 """Activation layers: each calls paddle.nn.functional.<name> with its arguments."""
 from .. import functional as F
+from ._bind import bind_args
 from .layers import Layer
 
 
 def _activation(cls_name, fn_name, params=(), repr_keys=()):
-    names = [p for p, _ in params]
-    defaults = dict(params)
-
     def __init__(self, *args, name=None, **kwargs):
         Layer.__init__(self)
-        if len(args) > len(names):
-            raise TypeError('%s takes at most %d arguments' % (cls_name, len(names)))
-        vals = dict(defaults)
-        vals.update(zip(names, args))
-        for k, v in kwargs.items():
-            if k not in vals:
-                raise TypeError("%s got an unexpected keyword argument '%s'" % (cls_name, k))
-            vals[k] = v
+        vals = bind_args(cls_name, params, args, kwargs)
         self.__dict__['_kw'] = vals
 
     def forward(self, x):

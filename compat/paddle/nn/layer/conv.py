@@ -6,6 +6,21 @@ from .. import initializer as I
 from .layers import Layer
 
 
+def conv_repr(layer):
+    """Paddle's repr of a conv layer's settings (those left at their defaults are omitted);
+    Conv2D and the layers in more.py print the same way."""
+    s = '%d, %d, kernel_size=%s' % (layer._in_channels, layer._out_channels, layer._kernel_size)
+    if layer._stride != 1:
+        s += ', stride=%s' % (layer._stride,)
+    if layer._padding != 0:
+        s += ', padding=%s' % (layer._padding,)
+    if layer._dilation != 1:
+        s += ', dilation=%s' % (layer._dilation,)
+    if layer._groups != 1:
+        s += ', groups=%s' % (layer._groups,)
+    return s
+
+
 def _pair(v, name):
     if isinstance(v, int):
         return [v, v]
@@ -43,15 +58,7 @@ class Conv2D(Layer):
                         dilation=self._dilation, groups=self._groups, data_format=self._data_format)
 
     def extra_repr(self):
-        s = '%d, %d, kernel_size=%s' % (self._in_channels, self._out_channels, self._kernel_size)
-        if self._stride != 1:
-            s += ', stride=%s' % (self._stride,)
-        if self._padding != 0:
-            s += ', padding=%s' % (self._padding,)
-        if self._dilation != 1:
-            s += ', dilation=%s' % (self._dilation,)
-        if self._groups != 1:
-            s += ', groups=%s' % (self._groups,)
+        s = conv_repr(self)
         if self._data_format != 'NCHW':
             s += ', data_format=%s' % self._data_format
         return s

@@ -5,6 +5,7 @@ so the numbers are the ones TypeScript computes. The reduction is checked at con
 Paddle does.
 """
 from .. import functional as F
+from ._bind import bind_args
 from .layers import Layer
 
 _REDUCTIONS = ('none', 'mean', 'sum')
@@ -20,19 +21,9 @@ def _check_reduction(cls_name, reduction, extra=()):
 def _loss(cls_name, fn_name, params, arity, extra_reductions=()):
     """A Layer class: constructor parameters `params` ((name, default), ...), forward takes
     `arity` tensors and calls F.<fn_name>(*tensors, **params)."""
-    names = [p for p, _ in params]
-    defaults = dict(params)
-
     def __init__(self, *args, name=None, **kwargs):
         Layer.__init__(self)
-        if len(args) > len(names):
-            raise TypeError('%s takes at most %d arguments' % (cls_name, len(names)))
-        vals = dict(defaults)
-        vals.update(zip(names, args))
-        for k, v in kwargs.items():
-            if k not in vals:
-                raise TypeError("%s got an unexpected keyword argument '%s'" % (cls_name, k))
-            vals[k] = v
+        vals = bind_args(cls_name, params, args, kwargs)
         if 'reduction' in vals:
             _check_reduction(cls_name, vals['reduction'], extra_reductions)
         self.__dict__['_kw'] = vals

@@ -6,6 +6,7 @@ import math
 
 from .. import functional as F
 from .. import initializer as I
+from .conv import conv_repr
 from .layers import Layer
 
 
@@ -42,16 +43,7 @@ class _ConvNd(Layer):
         self.bias = self.create_parameter([out_channels], bias_attr, is_bias=True)
 
     def extra_repr(self):
-        s = '%d, %d, kernel_size=%s' % (self._in_channels, self._out_channels, self._kernel_size)
-        if self._stride != 1:
-            s += ', stride=%s' % (self._stride,)
-        if self._padding != 0:
-            s += ', padding=%s' % (self._padding,)
-        if self._dilation != 1:
-            s += ', dilation=%s' % (self._dilation,)
-        if self._groups != 1:
-            s += ', groups=%s' % (self._groups,)
-        return s
+        return conv_repr(self)
 
 
 class Conv1D(_ConvNd):
