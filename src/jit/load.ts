@@ -97,7 +97,6 @@ function checkBoundary(program: PirProgram, header: ModelHeader, file: string): 
   const fetches = ops.filter((o) => o.name === 'pd_op.fetch');
   if (fetches.length !== header.outputs.length) bad(`the program has ${fetches.length} fetches, the header lists ${header.outputs.length}`);
   const declared = new Map(header.params.map((p) => [p.name, p]));
-  const used = new Set<string>();
   for (const o of ops) {
     if (o.name === 'builtin.set_parameter') bad(`an inference model must not write parameters ('${str(o, 'parameter_name')}')`);
     if (o.name !== 'builtin.parameter') continue;
@@ -105,7 +104,6 @@ function checkBoundary(program: PirProgram, header: ModelHeader, file: string): 
     const info = declared.get(n);
     if (!info) bad(`the program uses parameter '${n}', which the header does not list`);
     if (!sameType(info!, o.result(0).type as TensorType)) bad(`parameter '${n}' is ${String(o.result(0).type)} in the program, the header says ${info!.dtype}[${info!.shape.join(', ')}]`);
-    used.add(n);
   }
 }
 
