@@ -12,7 +12,7 @@ import { ShapeError, shapeStr } from '../../tensor/shape.js';
 import { kit } from '../grad_kit.js';
 import { registerOp } from '../registry.js';
 import type { Attrs, TensorMeta } from '../types.js';
-import { resolve } from './nn_interp.js';
+import { INTERP_ATTRS, resolve } from './nn_interp.js';
 import { checkX, encodeWindow, windowInfer } from './nn_pool_more.js';
 import { dataFormatNd, FORMATS, splitDims } from './nn_window.js';
 
@@ -115,12 +115,7 @@ export const interpolate_grad = registerOp({
   inputs: [{ name: 'out_grad' }],
   attrs: [
     { name: 'x_shape', type: 'int[]' },
-    { name: 'size', type: 'int[]', default: null },
-    { name: 'scale_factor', type: 'float[]', default: null },
-    { name: 'mode', type: 'str', default: 'nearest' },
-    { name: 'align_corners', type: 'bool', default: false },
-    { name: 'align_mode', type: 'int', default: 0 },
-    { name: 'data_format', type: 'str', default: null },
+    ...INTERP_ATTRS,
   ],
   outputs: ['x_grad'],
   infer: ([g], a) => {

@@ -6,7 +6,7 @@
 import { isFloating } from '../../tensor/dtype.js';
 import { type Dim, ShapeError, shapeStr } from '../../tensor/shape.js';
 import { registerOp } from '../registry.js';
-import type { Attrs, TensorMeta } from '../types.js';
+import type { Attrs, AttrSpec, TensorMeta } from '../types.js';
 import { FORMATS, joinDims, pad3, splitDims } from './nn_window.js';
 import { NN_MISC_GRADS } from './nn_misc_grad.js';
 
@@ -59,6 +59,16 @@ export function resolve(a: Attrs, x: TensorMeta) {
   return { nd, mode, channelLast, alignCorners, alignMode, scales, shape: joinDims(n, c, out, channelLast) };
 }
 
+/** interpolate's attributes in Paddle's order; interpolate_grad (nn_grad_ops.ts) takes the same ones after x_shape, so its kernel decodes them identically. */
+export const INTERP_ATTRS: readonly AttrSpec[] = [
+    { name: 'size', type: 'int[]', default: null },
+    { name: 'scale_factor', type: 'float[]', default: null },
+    { name: 'mode', type: 'str', default: 'nearest' },
+    { name: 'align_corners', type: 'bool', default: false },
+    { name: 'align_mode', type: 'int', default: 0 },
+    { name: 'data_format', type: 'str', default: null },
+];
+
 /**
  * F.interpolate(x, size=None, scale_factor=None, mode='nearest', align_corners=False,
  * align_mode=0, data_format=None) (data_format None: NCW / NCHW / NCDHW by rank).
@@ -66,14 +76,7 @@ export function resolve(a: Attrs, x: TensorMeta) {
 export const interpolate = registerOp({
   name: 'interpolate',
   inputs: [{ name: 'x' }],
-  attrs: [
-    { name: 'size', type: 'int[]', default: null },
-    { name: 'scale_factor', type: 'float[]', default: null },
-    { name: 'mode', type: 'str', default: 'nearest' },
-    { name: 'align_corners', type: 'bool', default: false },
-    { name: 'align_mode', type: 'int', default: 0 },
-    { name: 'data_format', type: 'str', default: null },
-  ],
+  attrs: [...INTERP_ATTRS],
   outputs: ['out'],
   infer: (ins, a) => {
     const r = resolve(a, ins[0]);
