@@ -98,15 +98,18 @@ export function encodeAttrs(def: OpDef, attrs: Attrs, ins: readonly TensorMeta[]
  */
 export function runOpDef(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike[] {
   // Ops recorded into a program (static mode, SOT translation) run nothing: not profiled.
-  if (profiler !== null && recorder === null) {
-    const p = profiler, t0 = p.enter();
-    try {
-      return runOpDefBody(def, inputs, attrs);
-    } finally {
-      p.exit('op', def.name, t0);
-    }
-  }
+  if (profiler !== null && recorder === null) return profiledRunOpDef(profiler, def, inputs, attrs);
   return runOpDefBody(def, inputs, attrs);
+}
+
+// Kept out of runOpDef so the common path stays a small function V8 inlines (no try/finally).
+function profiledRunOpDef(p: OpProfiler, def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike[] {
+  const t0 = p.enter();
+  try {
+    return runOpDefBody(def, inputs, attrs);
+  } finally {
+    p.exit('op', def.name, t0);
+  }
 }
 
 function runOpDefBody(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike[] {
