@@ -17,7 +17,7 @@ import { DTYPE_CODE } from '../src/tensor/dtype.js';
 import { encodeValues } from '../src/tensor/creation.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import os from 'node:os';
-import { median, table, writeSection } from './results.js';
+import { median, table, writeSection, timePair as timePairIn } from './results.js';
 
 const quick = process.argv.includes('--quick');
 const SAMPLES = quick ? 5 : 21;
@@ -47,28 +47,7 @@ function linearProgram(k: number, n: number, act: string): Program {
   return p;
 }
 
-/**
- * Median µs per call of a and b, and the median of per-pair ratios a/b. Each sample times a
- * then b (order swapped every sample) back to back, so a burst of load from other processes
- * hits one pair, not one side: the paired ratio is the robust figure on a shared machine.
- */
-function timePair(a: () => void, b: () => void): { a: number; b: number; ratio: number } {
-  for (const fn of [a, b]) { const t0 = performance.now(); while (performance.now() - t0 < 3 * MIN_MS) fn(); }
-  const loop = (fn: () => void): number => {
-    let reps = 0;
-    const t0 = performance.now();
-    let t = t0;
-    while (t - t0 < MIN_MS) { fn(); reps++; t = performance.now(); }
-    return ((t - t0) * 1000) / reps;
-  };
-  const as: number[] = [], bs: number[] = [], ratios: number[] = [];
-  for (let s = 0; s < SAMPLES; s++) {
-    let ta: number, tb: number;
-    if (s % 2) { tb = loop(b); ta = loop(a); } else { ta = loop(a); tb = loop(b); }
-    as.push(ta); bs.push(tb); ratios.push(ta / tb);
-  }
-  return { a: median(as), b: median(bs), ratio: median(ratios) };
-}
+const timePair = (a: () => void, b: () => void) => timePairIn(a, b, SAMPLES, MIN_MS);
 
 const rows: (string | number)[][] = [];
 const poolSize = native.numThreads();

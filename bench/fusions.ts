@@ -23,7 +23,7 @@ import { DTYPE_CODE } from '../src/tensor/dtype.js';
 import { encodeValues } from '../src/tensor/creation.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { buildModel, MODELS } from '../test/passes/models.js';
-import { median, table, writeSection } from './results.js';
+import { median, table, writeSection, timePair as timePairIn } from './results.js';
 
 const quick = process.argv.includes('--quick');
 const SAMPLES = quick ? 5 : 15;
@@ -36,23 +36,7 @@ function tensor(shape: number[], s0: number, lo = -1, hi = 1): Tensor {
   return new Tensor(native.fromBytes(DTYPE_CODE.float32, shape, encodeValues(data, 'float32')), 'float32', shape);
 }
 
-function timePair(a: () => void, b: () => void): { a: number; b: number; ratio: number } {
-  for (const fn of [a, b]) { const t0 = performance.now(); while (performance.now() - t0 < 3 * MIN_MS) fn(); }
-  const loop = (fn: () => void): number => {
-    let reps = 0;
-    const t0 = performance.now();
-    let t = t0;
-    while (t - t0 < MIN_MS) { fn(); reps++; t = performance.now(); }
-    return ((t - t0) * 1000) / reps;
-  };
-  const as: number[] = [], bs: number[] = [], ratios: number[] = [];
-  for (let s = 0; s < SAMPLES; s++) {
-    let ta: number, tb: number;
-    if (s % 2) { tb = loop(b); ta = loop(a); } else { ta = loop(a); tb = loop(b); }
-    as.push(ta); bs.push(tb); ratios.push(ta / tb);
-  }
-  return { a: median(as), b: median(bs), ratio: median(ratios) };
-}
+const timePair = (a: () => void, b: () => void) => timePairIn(a, b, SAMPLES, MIN_MS);
 
 type Params = Record<string, Tensor>;
 

@@ -42,3 +42,27 @@ export function table(header: readonly string[], rows: readonly (readonly (strin
   const fmt = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(4)) : v);
   return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(fmt).join(' | ')} |`)].join('\n');
 }
+
+/**
+ * Median µs per call of a and b, and the median of per-pair ratios a/b. Each sample times a
+ * then b (order swapped every sample) back to back, so a burst of load from other processes
+ * hits one pair, not one side: the paired ratio is the robust figure on a shared machine.
+ * Each side runs for at least `minMs` per sample, after a warm-up of 3 * minMs.
+ */
+export function timePair(a: () => void, b: () => void, samples: number, minMs: number): { a: number; b: number; ratio: number } {
+  for (const fn of [a, b]) { const t0 = performance.now(); while (performance.now() - t0 < 3 * minMs) fn(); }
+  const loop = (fn: () => void): number => {
+    let reps = 0;
+    const t0 = performance.now();
+    let t = t0;
+    while (t - t0 < minMs) { fn(); reps++; t = performance.now(); }
+    return ((t - t0) * 1000) / reps;
+  };
+  const as: number[] = [], bs: number[] = [], ratios: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    let ta: number, tb: number;
+    if (s % 2) { tb = loop(b); ta = loop(a); } else { ta = loop(a); tb = loop(b); }
+    as.push(ta); bs.push(tb); ratios.push(ta / tb);
+  }
+  return { a: median(as), b: median(bs), ratio: median(ratios) };
+}
