@@ -23,7 +23,7 @@ import { DTYPE_CODE } from '../src/tensor/dtype.js';
 import { encodeValues } from '../src/tensor/creation.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { buildModel, MODELS } from '../test/passes/models.js';
-import { median, table, writeSection, timePair as timePairIn } from './results.js';
+import { table, writeSection, timePair as timePairIn } from './results.js';
 
 const quick = process.argv.includes('--quick');
 const SAMPLES = quick ? 5 : 15;
