@@ -19,7 +19,6 @@ import { AccumulateNode, edgeOf } from '../src/autograd/node.js';
 import { recordPyLayer } from '../src/autograd/pylayer.js';
 import { compile, type Executable, fromPir, HOST_CALL } from '../src/executor/index.js';
 import { getOp } from '../src/ops/registry.js';
-import { native } from '../src/native.js';
 import { runOpDef, setStaticRecorder } from '../src/ops/dispatch.js';
 import { backwardProgram, SHAPE_ONLY } from '../src/pir/autodiff/index.js';
 import { Builder, Program, ProgramRecorder, type Value } from '../src/pir/index.js';
@@ -138,7 +137,7 @@ function buildPlan(graph: CompiledGraph, inputWants: readonly boolean[]): Traini
 
 /** A tensor object on t's storage with its own handle (sharing t's version counter). */
 function hold(t: Tensor): Tensor {
-  const v = new Tensor(native.view(t.h('to_static'), t.shape, t.strides, t.offset), t.dtype, [...t.shape], [...t.strides], t.offset);
+  const v = t._alias('to_static');
   v._base = t._base ?? t;
   return v;
 }

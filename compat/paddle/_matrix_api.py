@@ -49,9 +49,9 @@ def multigammaln_(x, p, name=None):
     scheme of registry inplace variants, for a composite that is not a registry op)."""
     if not isinstance(x, Tensor):
         raise TypeError('multigammaln_(): x must be a Tensor')
-    if not x.stop_gradient and x.is_leaf:
-        raise ValueError("multigammaln_: Leaf Var (%s) that doesn't stop gradient can't use inplace strategy." % x.name)
     import paddle
+    if paddle.is_grad_enabled() and not x.stop_gradient and x.is_leaf:
+        raise ValueError("multigammaln_: Leaf Var (%s) that doesn't stop gradient can't use inplace strategy." % x.name)
     src = x if x.stop_gradient else paddle.scale(x, 1.0)   # its nodes may save x, which is about to change
     r = paddle.multigammaln(src, p)
     if r.shape != x.shape or r.dtype != x.dtype:

@@ -275,7 +275,7 @@ export class Bridge {
     try {
       const x = this.handles.get(h);
       return this.handles.add(untracked(() => {
-        const t = new Tensor(native.view(x.h('detach'), x.shape, x.strides, x.offset), x.dtype, [...x.shape], [...x.strides], x.offset);
+        const t = x._alias('detach');
         t._base = x._base ?? x;
         return t;
       }));

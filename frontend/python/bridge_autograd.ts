@@ -3,7 +3,6 @@
 // 'h1,h2' strings with 0 for None. Python hooks run through one dispatcher function Python
 // registers at import (the only PyProxy kept, for the life of the process).
 import { grad as paddleGrad, isGradEnabled, recordPyLayer, setGradEnabled } from '../../src/autograd/index.js';
-import { native } from '../../src/native.js';
 import { Tensor, untracked } from '../../src/tensor/tensor.js';
 import type { HandleTable } from './handles.js';
 
@@ -22,7 +21,7 @@ export function autogradCalls(handles: HandleTable, fail: (e: unknown) => 0): Re
   let pyLayers: PyLayerDispatcher | null = null;
   const get = (h: number) => handles.get(h);
   /** A view on g's storage for Python: the engine may dispose g itself once the hook returns. */
-  const share = (g: Tensor): number => handles.add(untracked(() => new Tensor(native.view(g.h('hook'), g.shape, g.strides, g.offset), g.dtype, [...g.shape], [...g.strides], g.offset)));
+  const share = (g: Tensor): number => handles.add(untracked(() => g._alias('hook')));
 
   return {
     /** Tensor.backward(grad_tensor, retain_graph): gh 0 means None. */
@@ -76,7 +75,7 @@ export function autogradCalls(handles: HandleTable, fail: (e: unknown) => 0): Re
           // The dispatcher held one extra reference for us: read the tensor, then drop it.
           const t = get(r);
           // Made in the backward pass's scope, which disposes it when the pass ends.
-          const mine = new Tensor(native.view(t.h('hook'), t.shape, t.strides, t.offset), t.dtype, [...t.shape], [...t.strides], t.offset);
+          const mine = t._alias('hook');
           handles.release(r);
           return mine;
         });

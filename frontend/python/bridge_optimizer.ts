@@ -6,8 +6,7 @@ import { ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue, L1Decay, L2Decay
 import type { Optimizer } from '../../src/optimizer/optimizer.js';
 import { Adagrad, Adam, AdamW, Momentum, RMSProp, SGD } from '../../src/optimizer/optimizers.js';
 import { Adadelta, Adamax, Lamb } from '../../src/optimizer/optimizers_more.js';
-import { Tensor } from '../../src/tensor/tensor.js';
-import { native } from '../../src/native.js';
+import type { Tensor } from '../../src/tensor/tensor.js';
 import type { HandleTable } from './handles.js';
 
 type DecaySpec = number | { kind: 'l1' | 'l2'; coeff: number } | null;
@@ -100,7 +99,7 @@ export function optimizerCalls(handles: HandleTable, fail: (e: unknown) => 0): R
 }
 
 function shareStorage(t: Tensor): Tensor {
-  const v = new Tensor(native.view(t.h('state_dict'), t.shape, t.strides, t.offset), t.dtype, [...t.shape], [...t.strides], t.offset);
+  const v = t._alias('state_dict');
   v._base = t._base ?? t;
   return v;
 }

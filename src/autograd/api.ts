@@ -104,7 +104,7 @@ export function installTensorAutograd(): void {
   def('retain_grads', function (this: Tensor) { retainGrads(this); });
   /** A tensor sharing this one's storage, cut from the graph (stop_gradient=True). */
   def('detach', function (this: Tensor) {
-    const t = new Tensor(native.view(this.h('detach'), this.shape, this.strides, this.offset), this.dtype, [...this.shape], [...this.strides], this.offset);
+    const t = this._alias('detach');
     t._base = this._base ?? this;
     return t;
   });

@@ -15,7 +15,6 @@
 // user's dispose()/scope() cannot take them; the node releases them (and tells Python to drop its
 // ctx) when its graph is freed after backward, or through a FinalizationRegistry if the graph is
 // dropped unused.
-import { native } from '../native.js';
 import { runOp } from '../ops/dispatch.js';
 import type { GradContext, OpDef } from '../ops/types.js';
 import { isFloating } from '../tensor/dtype.js';
@@ -122,7 +121,7 @@ function convertGrads(rec: PyLayerRecord, res: unknown, ins: readonly Tensor[]):
 
 /** A new tensor object on t's storage (own handle). */
 function view(t: Tensor): Tensor {
-  return new Tensor(native.view(t.h('PyLayer'), t.shape, t.strides, t.offset), t.dtype, [...t.shape], [...t.strides], t.offset);
+  return t._alias('PyLayer');
 }
 
 /** The ctx a PyLayer's forward and backward share; any other attribute may be set on it. */

@@ -39,8 +39,7 @@ function onOp(def: OpDef, inputs: readonly (Tensor | null)[], attrs: Attrs, outp
 function beforeInplace(def: OpDef, inputs: readonly (Tensor | null)[], attrs: Attrs): ((x: Tensor) => void) | null {
   if (!isGradEnabled() || SHAPE_ONLY.has(def.name)) return null;
   const x = inputs[0]!;
-  if (!x.stop_gradient && !x._gradNode)
-    throw new Error(`${def.name}_: Leaf Var (${x.name}) that doesn't stop gradient can't use inplace strategy.`);
+  checkInplace(`${def.name}_`, x);
   if (!inputs.some((t) => t && !t.stop_gradient) || !isFloating(x.dtype)) return null;
   const next: (Edge | null)[] = inputs.map((t) => (t && isFloating(t.dtype) ? edgeOf(t) : null));
   // Inputs the rule reads that live in x's storage (x itself, x.detach(), views of x) would be
@@ -65,5 +64,11 @@ function beforeInplace(def: OpDef, inputs: readonly (Tensor | null)[], attrs: At
   };
 }
 
+/** As in Paddle, a leaf that wants gradients cannot be written in place (in grad mode). */
+function checkInplace(name: string, x: Tensor): void {
+  if (isGradEnabled() && !x.stop_gradient && !x._gradNode)
+    throw new Error(`${name}: Leaf Var (${x.name}) that doesn't stop gradient can't use inplace strategy.`);
+}
+
 /** Installs the recorder (idempotent; src/autograd/index.ts does it on import). */
-export function installTape(): void { setAutogradHook({ onOp, beforeInplace }); }
+export function installTape(): void { setAutogradHook({ onOp, beforeInplace, checkInplace }); }

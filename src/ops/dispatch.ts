@@ -23,6 +23,8 @@ export interface AutogradHook {
    * write); the callback it returns runs after the write, with x.
    */
   beforeInplace?(def: OpDef, inputs: readonly (Tensor | null)[], attrs: Attrs): ((x: Tensor) => void) | null;
+  /** Rejects writing x in place (`name` is the inplace op) where autograd forbids it: a leaf that wants gradients. */
+  checkInplace?(name: string, x: Tensor): void;
 }
 
 let recorder: StaticRecorder | null = null;
@@ -190,15 +192,17 @@ function runOpDefBody(def: OpDef, inputs: readonly (TensorLike | null)[], attrs:
  * first, so `x[1:] = x[:-1]` reads the old values (numpy's result).
  */
 export function runOpInplace(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike {
-  if (profiler !== null && recorder === null) {
-    const p = profiler, t0 = p.enter();
-    try {
-      return runOpInplaceBody(def, inputs, attrs);
-    } finally {
-      p.exit('op', `${def.name}_`, t0);
-    }
-  }
+  if (profiler !== null && recorder === null) return profiledRunOpInplace(profiler, def, inputs, attrs);
   return runOpInplaceBody(def, inputs, attrs);
+}
+
+function profiledRunOpInplace(p: OpProfiler, def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike {
+  const t0 = p.enter();
+  try {
+    return runOpInplaceBody(def, inputs, attrs);
+  } finally {
+    p.exit('op', `${def.name}_`, t0);
+  }
 }
 
 function runOpInplaceBody(def: OpDef, inputs: readonly (TensorLike | null)[], attrs: Attrs): TensorLike {
@@ -272,38 +276,48 @@ function composedInplace(def: OpDef, inputs: readonly (TensorLike | null)[], att
   const at = def.inplaceInput ?? 0;
   const x = inputs[at];
   if (!x) throw new TypeError(`${name}: missing input ${def.inputs[at]?.name ?? at}`);
+  const pick = def.api?.returnOutput ?? 0;
   let eager = true;
   for (const t of inputs) if (t !== null && !(t instanceof Tensor)) { eager = false; break; }
+  // Programs are functional: the op is recorded and the caller rebinds x (see runOpInplace).
+  if (!eager || recorder) return runOpDef(def, inputs, attrs)[pick];
+  const xt = x as Tensor;
+  if (def.inplace === 'assign') {
+    return assignInplace(name, xt, (src) => runOpDef(def, inputs.map((t, i) => (i === at ? src : t)), attrs) as Tensor[], pick);
+  }
   // Same precondition as a kernel inplace op (autograd's beforeInplace): checked before any work.
-  if (eager && x instanceof Tensor && !x.stop_gradient && !x._gradNode && autograd?.beforeInplace)
-    throw new Error(`${name}: Leaf Var (${x.name}) that doesn't stop gradient can't use inplace strategy.`);
-  let args = inputs;
-  if (eager && x instanceof Tensor && !x.stop_gradient && def.inplace === 'assign') {
-    // The functional op's grad node may save x; x is about to be overwritten, so it gets a
-    // differentiable copy instead (what a kernel inplace op's beforeInplace does for its rule).
-    args = inputs.map((t, i) => (i === at ? runOpDef(getOp('scale'), [x], resolveAttrs(getOp('scale'), { scale: 1 }))[0] : t));
-  }
-  const outs = runOpDef(def, args, attrs);
-  const r = outs[def.api?.returnOutput ?? 0];
-  if (!eager || recorder) return r;   // programs are functional: the caller rebinds x (see runOpInplace)
-  const xt = x as Tensor, rt = r as Tensor;
-  if (def.inplace === 'rebind') {
-    for (const o of outs) if (o !== rt) (o as Tensor).dispose();
-    xt._rebind(rt);
-    xt._version++;
-    return xt;
-  }
-  if (rt.dtype !== xt.dtype || rt.shape.length !== xt.shape.length || rt.shape.some((d, i) => d !== xt.shape[i])) {
-    const msg = `${name}: the result has shape ${shapeStr(rt.shape)} and dtype ${rt.dtype}, but an inplace op must keep x's shape ` +
-      `${shapeStr(xt.shape)} and dtype ${xt.dtype} (x cannot be broadcast or cast in place)`;
-    throw rt.dtype !== xt.dtype ? new TypeError(msg) : new ShapeError(msg);
-  }
-  try {
-    runOpInplace(getOp('set_value_with_tensor'), [xt, rt], { starts: [], ends: [], steps: [], axes: [], decrease_axes: [], none_axes: [] });
-  } finally {
-    for (const o of outs) (o as Tensor).dispose();
-  }
+  autograd?.checkInplace?.(name, xt);
+  const outs = runOpDef(def, inputs, attrs) as Tensor[];
+  const rt = outs[pick];
+  for (const o of outs) if (o !== rt) o.dispose();
+  xt._rebind(rt);
+  xt._version++;
   return xt;
+}
+
+/**
+ * The 'assign' inplace scheme, shared by registry ops (OpDef.inplace 'assign') and composites
+ * that are not registry ops (multigammaln_): `compute` runs on x — on a differentiable copy when x
+ * wants gradients, since its grad nodes may save a value about to be overwritten — and output
+ * `pick` of its results is copied into x by set_value, whose grad rule routes the gradient.
+ */
+export function assignInplace(name: string, x: Tensor, compute: (src: Tensor) => Tensor[], pick = 0): Tensor {
+  autograd?.checkInplace?.(name, x);
+  const src = x.stop_gradient ? x : (runOpDef(getOp('scale'), [x], resolveAttrs(getOp('scale'), { scale: 1 }))[0] as Tensor);
+  const outs = compute(src);
+  const rt = outs[pick];
+  try {
+    if (rt.dtype !== x.dtype || rt.shape.length !== x.shape.length || rt.shape.some((d, i) => d !== x.shape[i])) {
+      const msg = `${name}: the result has shape ${shapeStr(rt.shape)} and dtype ${rt.dtype}, but an inplace op must keep x's shape ` +
+        `${shapeStr(x.shape)} and dtype ${x.dtype} (x cannot be broadcast or cast in place)`;
+      throw rt.dtype !== x.dtype ? new TypeError(msg) : new ShapeError(msg);
+    }
+    runOpInplace(getOp('set_value_with_tensor'), [x, rt], { starts: [], ends: [], steps: [], axes: [], decrease_axes: [], none_axes: [] });
+  } finally {
+    for (const o of outs) o.dispose();   // the tape's nodes hold their own handles
+    if (src !== x) src.dispose();
+  }
+  return x;
 }
 
 /** A contiguous copy of t (the `contiguous` kernel). */

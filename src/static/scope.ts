@@ -1,7 +1,6 @@
 // Paddle's Scope: persistable tensors by name. paddle.static.create_parameter puts its
 // (eagerly initialized) tensors into the global scope; Executor.run binds a program's
 // builtin.parameter ops from it by name.
-import { native } from '../native.js';
 import { Tensor, untracked } from '../tensor/tensor.js';
 
 /** What Scope.find_var returns, shaped like Paddle's (`scope.find_var(name).get_tensor()`). */
@@ -50,7 +49,7 @@ export const global_scope = (): Scope => globalScope;
  * caller runs in never disposes it); the GC backstop frees it if the owner is dropped.
  */
 export function ownedView(t: Tensor): Tensor {
-  const v = untracked(() => new Tensor(native.view(t.h('paddle.static'), t.shape, t.strides, t.offset), t.dtype, [...t.shape], [...t.strides], t.offset));
+  const v = untracked(() => t._alias('paddle.static'));
   v.stop_gradient = t.stop_gradient;
   v.name = t.name;
   v._adoptByGC();

@@ -100,6 +100,15 @@ export class Tensor {
   }
 
   /**
+   * A new Tensor object on this tensor's storage and layout with a native handle of its own, so
+   * disposing either leaves the other alive (saved values, handles given to Python, detach).
+   * `op` names the caller in the error for a disposed tensor.
+   */
+  _alias(op = 'alias'): Tensor {
+    return new Tensor(native.view(this.h(op), this.shape, this.strides, this.offset), this.dtype, [...this.shape], [...this.strides], this.offset);
+  }
+
+  /**
    * Takes over `r`'s storage handle and metadata (Paddle's inplace view ops such as reshape_, and
    * inplace ops that change dtype); `r` is left disposed. x keeps its identity, its base (views
    * of x still share its version counter) and its place in scopes or the GC backstop.

@@ -138,6 +138,13 @@ describe('rebinding inplace variants', () => {
     expect(() => w.cumsum_(0)).toThrow(/cumsum_: Leaf Var .* can't use inplace strategy/);
   });
 
+  it('under no_grad a leaf that wants gradients may be written, as by kernel inplace ops', () => {
+    const w = T(paddle.to_tensor([1, 2], 'float64'));
+    w.stop_gradient = false;
+    (paddle as unknown as { no_grad: (f: () => void) => void }).no_grad(() => { w.cumsum_(0); w.scale_(2); });
+    expect(w.tolist()).toEqual([2, 6]);
+  });
+
   it('an assign variant whose result changes shape raises and leaves x untouched', () => {
     const x = T(paddle.to_tensor([[1, 2], [3, 4]], 'float32'));
     expect(() => x.cumsum_()).toThrow(/cumsum_: the result has shape \[4\].*must keep x's shape \[2, 2\]/);

@@ -14,8 +14,7 @@ import { fill_diagonal } from './matrix_more.js';
 import { check_numerics, DEBUG_MODES } from './debugging.js';
 import { reshape } from './shape_view.js';
 import { multigammaln } from './special_more.js';
-import { set_item } from '../setitem.js';
-import { runOp } from '../dispatch.js';
+import { assignInplace } from '../dispatch.js';
 
 type Fn = (...args: unknown[]) => unknown;
 const isOpts = (v: unknown) => v !== null && typeof v === 'object' && !(v instanceof Tensor) && Object.getPrototypeOf(v) === Object.prototype;
@@ -81,31 +80,12 @@ function checkNumerics(...args: unknown[]): unknown {
   return outs;
 }
 
-/**
- * The 'assign' inplace scheme of composedInplace (src/ops/dispatch.ts) for composites that are not
- * registry ops: the same leaf check first, the composite on a differentiable copy of x when x
- * wants gradients (its nodes may save x, which is about to change), then set_value into x.
- */
-function assignInplace(pub: string, x: unknown, compute: (src: unknown) => unknown): unknown {
-  if (!(x instanceof Tensor)) return compute(x);   // a program being built: functional, the caller rebinds
-  if (!x.stop_gradient && !x._gradNode) throw new Error(`${pub}: Leaf Var (${x.name}) that doesn't stop gradient can't use inplace strategy.`);
-  const src = x.stop_gradient ? x : runOp('scale', [x], { scale: 1 })[0];
-  const r = compute(src) as Tensor;
-  if (r.dtype !== x.dtype || r.shape.length !== x.shape.length || r.shape.some((d, i) => d !== x.shape[i]))
-    throw new Error(`${pub}: the result has shape [${r.shape.join(', ')}] and dtype ${r.dtype}, but an inplace op must keep x's shape [${x.shape.join(', ')}] and dtype ${x.dtype}`);
-  try {
-    set_item(x, '...', r);
-  } finally {
-    r.dispose();   // the tape's nodes hold their own handles
-    if (src !== x) (src as Tensor).dispose();
-  }
-  return x;
-}
-
 /** paddle.multigammaln_(x, p) / x.multigammaln_(p). */
 function multigammaln_(...args: unknown[]): unknown {
   const b = bindArgs('multigammaln_', ['x', 'p'], args);
-  return assignInplace('multigammaln_', b.x, (src) => multigammaln(src, b.p));
+  // A program being built: functional, the caller rebinds x.
+  if (!(b.x instanceof Tensor)) return multigammaln(b.x, b.p);
+  return assignInplace('multigammaln_', b.x, (src) => [multigammaln(src, b.p) as Tensor]);
 }
 
 export const matrixMorePublic: Readonly<Record<string, unknown>> = {
