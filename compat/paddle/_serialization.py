@@ -11,10 +11,10 @@ os.system — is refused before any object is built. A truncated or corrupted fi
 ValueError naming the file; nothing is returned.
 """
 import collections
-import io
 import os
-import pickle
-import struct
+
+# pickle (with struct and io) is imported on first use: importing it costs ~90 ms of
+# `import paddle` in Pyodide, and most programs never save or load.
 
 STRUCTURE_KEY = 'StructuredToParameterName@@'
 BIG_PARAM_KEY = 'UnpackBigParamInfor@@'
@@ -29,17 +29,29 @@ _ALLOWED = {
 }
 
 
-class _RestrictedUnpickler(pickle.Unpickler):
-    def __init__(self, f, where):
-        super().__init__(f)
-        self._where = where
+_unpickler_class = None
 
-    def find_class(self, module, name):
-        if (module, name) not in _ALLOWED:
-            raise pickle.UnpicklingError(
-                "paddle.load: %s refers to the global '%s.%s', which is not allowed: Paddle's files hold only "
-                "numpy arrays, numbers, strings, lists and dicts" % (self._where, module, name))
-        return super().find_class(module, name)
+
+def _restricted_unpickler():
+    """The Unpickler subclass that resolves only _ALLOWED globals (made once, on first load)."""
+    global _unpickler_class
+    if _unpickler_class is None:
+        import pickle
+
+        class _RestrictedUnpickler(pickle.Unpickler):
+            def __init__(self, f, where):
+                super().__init__(f)
+                self._where = where
+
+            def find_class(self, module, name):
+                if (module, name) not in _ALLOWED:
+                    raise pickle.UnpicklingError(
+                        "paddle.load: %s refers to the global '%s.%s', which is not allowed: Paddle's files hold only "
+                        "numpy arrays, numbers, strings, lists and dicts" % (self._where, module, name))
+                return super().find_class(module, name)
+
+        _unpickler_class = _RestrictedUnpickler
+    return _unpickler_class
 
 
 def _to_saved(obj, where='obj'):
@@ -84,6 +96,7 @@ def save(obj, path, protocol=4, **configs):
         names = _structure_names(obj)
         if names:
             saved[STRUCTURE_KEY] = names
+    import pickle
     data = pickle.dumps(saved, protocol=protocol)
     if hasattr(path, 'write'):
         path.write(data)
@@ -99,8 +112,11 @@ def save(obj, path, protocol=4, **configs):
 
 
 def _unpickle(data, where):
+    import io
+    import pickle
+    import struct
     try:
-        return _RestrictedUnpickler(io.BytesIO(data), where).load()
+        return _restricted_unpickler()(io.BytesIO(data), where).load()
     except pickle.UnpicklingError as e:
         if 'is not allowed' in str(e):
             raise
