@@ -81,14 +81,22 @@ export function buildInferenceModel(prog: Program, feeds: readonly Value[], outp
   lookup: (name: string) => Tensor | undefined = (n) => global_scope().get(n), who = 'paddle.jit.save'): InferenceModel {
   if (!outputs.length) throw new Error(`${who}: the forward returned no tensors to save`);
   const pir = pruneForInference(prog.pir, feeds, outputs, who);
-  const find = (n: string): Tensor | undefined => prog.boundTensor(n) ?? lookup(n);
-  // conv+bn folding needs the parameter values (the pipeline alone folds only constants); the
-  // pipeline then fuses and cleans up, and parameter-only leftovers are evaluated once here.
-  foldConvBnPass({ params: find }).run(pir);
-  runPipeline(pir, 'inference');
   const created = new Map<string, Tensor>();
+  const find = (n: string): Tensor | undefined => created.get(n) ?? prog.boundTensor(n) ?? lookup(n);
+  // Folded weights become parameters of the model (never JS arrays or IR text).
+  const bind = (t: Tensor): string => {
+    let name = `folded_param_${created.size}`;
+    for (let k = created.size + 1; created.has(name) || prog.boundTensor(name) || lookup(name); k++) name = `folded_param_${k}`;
+    t._adoptByGC();
+    created.set(name, t);
+    return name;
+  };
   try {
-    foldParametersPass(find).run(pir);
+    // conv+bn folding needs the parameter values (the pipeline alone folds only constants); the
+    // pipeline then fuses and cleans up, and parameter-only leftovers are evaluated once here.
+    foldConvBnPass({ params: find, bind }).run(pir);
+    runPipeline(pir, 'inference');
+    foldParametersPass(find, { bind }).run(pir);
     liftLargeConstants(pir, created);
     dcePass().run(pir);
     verify(pir, who);

@@ -6,6 +6,14 @@
 import { printAttr } from '../pir/attributes.js';
 import type { Block, Operation, Program, Value } from '../pir/core.js';
 import { Pure, Random, Terminator } from '../pir/opkind.js';
+import type { Attribute } from '../pir/attributes.js';
+
+/**
+ * Dense attributes past this many elements key by identity, not by text: folded weights
+ * (conv+bn folding, fold_params) are millions of floats, and printing them for every key made
+ * saving ResNet-50 take 15 s. Two such constants merge only when they share the attribute.
+ */
+const LARGE_ATTR = 64;
 
 /** Merges equal Pure ops; returns how many ops were removed. */
 export function eliminateCommonSubexpressions(program: Program): number {
@@ -16,8 +24,17 @@ export function eliminateCommonSubexpressions(program: Program): number {
     if (id === undefined) { id = ids.size; ids.set(v, id); }
     return String(id);
   };
+  const bigIds = new Map<Attribute, number>();
+  const attrKey = (a: Attribute): string => {
+    if ((a.kind === 'floats' || a.kind === 'ints') && a.value.length > LARGE_ATTR) {
+      let id = bigIds.get(a);
+      if (id === undefined) { id = bigIds.size; bigIds.set(a, id); }
+      return `#big${id}`;
+    }
+    return printAttr(a);
+  };
   const keyOf = (op: Operation): string => {
-    const attrs = [...op.attributes].map(([k, a]) => `${k}=${printAttr(a)}`).join(',');
+    const attrs = [...op.attributes].map(([k, a]) => `${k}=${attrKey(a)}`).join(',');
     return `${op.name}(${op.operandValues().map(idOf).join(',')}){${attrs}}->${op.results.map((r) => String(r.type)).join(',')}`;
   };
   let removed = 0;

@@ -17,6 +17,7 @@ import type { RewritePattern } from './rewriter.js';
 import { constantData } from './constant_fold.js';
 import { foldParametersPattern } from './fold_params.js';
 import { type ParamLookup, parameterName } from './param_values.js';
+import type { Tensor } from '../tensor/tensor.js';
 
 const channels = (v: Value): number | null => (v.type.kind === 'tensor' && typeof v.type.shape[0] === 'number' ? v.type.shape[0] as number : null);
 const floatTensor = (v: Value): boolean => v.type.kind === 'tensor' && (v.type.dtype === 'float32' || v.type.dtype === 'float64');
@@ -54,6 +55,8 @@ export const FOLD_CONV_BN_RULES: readonly DrrRule[] = [
 export interface FoldConvBnOptions {
   /** Parameter values by name; without it only constant weights and statistics fold. */
   params?: ParamLookup;
+  /** Where folded weights go (fold_params.ts FoldParamsOptions.bind); without it they become constants. */
+  bind?: (t: Tensor) => string;
 }
 
 /** The DRR rewrite, then the transform ops it created evaluated into constants. */
@@ -64,7 +67,7 @@ export function foldConvBnPatterns(opts: FoldConvBnOptions = {}): RewritePattern
     const n = parameterName(v);
     return n !== null && opts.params?.(n) !== undefined;
   };
-  const evaluate = foldParametersPattern(opts.params ?? (() => undefined));
+  const evaluate = foldParametersPattern(opts.params ?? (() => undefined), { bind: opts.bind });
   return FOLD_CONV_BN_RULES.map((rule) => {
     const inner = drrPattern({ ...rule, constraints: [...rule.constraints ?? [], (m) => ['w', 'cb', 'mean', 'var', 'gamma', 'beta'].every((n) => known(m.v[n]))] });
     return {

@@ -22,7 +22,16 @@ import type { RewritePattern } from './rewriter.js';
 export interface FoldParamsOptions {
   /** Largest number of elements of any input or output (default 1 << 22: a folded weight is stored in the IR). */
   maxElements?: number;
+  /**
+   * Where large results go (more than LARGE_RESULT elements). Given, the folded tensor is handed
+   * over (the callee owns it) and becomes a builtin.parameter of the returned name, so weights
+   * never round-trip through JS number arrays or the IR text (a folded ResNet-50 is 25M floats);
+   * without it, every result becomes a builtin.constant.
+   */
+  bind?: (t: Tensor) => string;
 }
+
+const LARGE_RESULT = 64;
 
 const numel = (s: number[]): number => s.reduce((a, b) => a * b, 1);
 
@@ -73,19 +82,27 @@ export function foldParametersPattern(params: ParamLookup, opts: FoldParamsOptio
         }
         const rec = setStaticRecorder(null), ag = setAutogradHook(null);
         let outs: Tensor[] = [];
-        let data: number[][];
+        let data: (number[] | null)[];
+        // Results handed to opts.bind (kept alive) vs read back as constants (disposed below).
+        const keep = new Set<Tensor>();
         try {
           outs = runOpDef(def, ins.map((x) => x?.t ?? null), pdAttrs(op)) as Tensor[];
-          data = outs.map((o) => o.dataSync().map(Number));
+          data = outs.map((o) => {
+            if (opts.bind && o.size > LARGE_RESULT && !ins.some((x) => x?.t === o)) { keep.add(o); return null; }
+            return o.dataSync().map(Number);
+          });
         } catch {
+          keep.clear();
           return false;  // the kernel refuses: leave the op for run time to report
         } finally {
           setStaticRecorder(rec); setAutogradHook(ag);
-          for (const o of outs) if (!ins.some((x) => x?.t === o)) o.dispose();
+          for (const o of outs) if (!keep.has(o) && !ins.some((x) => x?.t === o)) o.dispose();
         }
         const made: Value[] = [];
         for (let i = 0; i < op.numResults; i++) {
-          const c = toConstant(rw, data[i], op.results[i].type as TensorType);
+          const type = op.results[i].type as TensorType;
+          const d = data[i];
+          const c = d ? toConstant(rw, d, type) : rw.create('builtin.parameter', [], [['parameter_name', Attr.str(opts.bind!(outs[i]))]], [type]).result(0);
           if (!c) { for (const v of made.reverse()) rw.eraseOp(v.definingOp!); return false; }
           made.push(c);
         }
