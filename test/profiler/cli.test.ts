@@ -2,13 +2,14 @@
 // dot, svg) and paddle.jit.sot.show on LeNet, end to end through bin/skiff.js. Structure and
 // counts only, never timings. The browser check runs only where Debian's `chromium` and
 // playwright-core are installed (it never downloads a browser).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkXml, parseDot } from './xml_check.js';
+import { browserMissing, withPage } from './browser.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -132,27 +133,22 @@ describe('skiff graph and paddle.jit.sot.show (LeNet)', () => {
     expect(bad.err).toContain("--format must be one of html, dot, svg, got 'png'");
   }, 120_000);
 
-  const chromium = (() => { try { return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim(); } catch { return ''; } })();
-  const playwright = existsSync(join(root, 'node_modules', 'playwright-core'));
-  const why = !chromium ? 'Debian chromium is not installed (`command -v chromium` found nothing; .ci/run installs it)' : 'playwright-core is not installed';
-  it.skipIf(!chromium || !playwright)(`loads in a real browser${chromium && playwright ? '' : ` — SKIPPED: ${why}`}`, async () => {
+  it.skipIf(!!browserMissing)(`loads in a real browser${browserMissing ? ` — SKIPPED: ${browserMissing}` : ''}`, async () => {
     const r = await runHtml();
     expect(r.code, r.err).toBe(0);
-    const pw = (await import('playwright-core' as string)) as { chromium: { launch(o: object): Promise<{ newPage(): Promise<PwPage>; close(): Promise<void> }> } };
-    const browser = await pw.chromium.launch({ executablePath: chromium, args: ['--no-sandbox'] });
-    try {
-      const page = await browser.newPage();
+    await withPage(async (page, errors) => {
       await page.goto(pathToFileURL(html).href);
       expect(await page.evaluate('document.querySelectorAll("g.node.op").length')).toBeGreaterThan(15);
       expect(await page.evaluate('window.skiffViewer.viewports')).toBe(3);
       expect(await page.evaluate('window.skiffViewer.search("conv2d")')).toBe(2);
       await page.evaluate('window.skiffViewer.next()');
+      // The break links point at the user's lines (print, then the branch on a tensor).
+      expect(await page.evaluate('[...document.querySelectorAll(".break a")].map((a) => a.textContent).filter((t) => /:\\d+$/.test(t))')).toEqual(
+        [expect.stringMatching(/lenet_graph\.py:14$/), expect.stringMatching(/lenet_graph\.py:16$/)]);
       await page.screenshot({ path: join(dir, 'viewer.png') });
       expect(existsSync(join(dir, 'viewer.png'))).toBe(true);
-    } finally {
-      await browser.close();
-    }
+      expect(errors).toEqual([]);
+    });
   }, 120_000);
 });
 
-interface PwPage { goto(u: string): Promise<unknown>; evaluate(js: string): Promise<unknown>; screenshot(o: object): Promise<unknown> }

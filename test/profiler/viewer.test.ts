@@ -1,31 +1,12 @@
 // The graph viewer without Python: a paddle.static program with pd_op.if / pd_op.while drawn as
 // nested boxes in HTML, a standalone SVG that is well-formed XML, Graphviz text that parses line
 // by line, and a layout whose edges all point down. (LeNet through the translator, the CLI and
-// the browser check are in viewer_cli.test.ts.)
+// the browser checks are in cli.test.ts and browser_zoo.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { paddle } from '../../src/paddle.js';
-import { Builder, type Program, type Value } from '../../src/pir/index.js';
-import type { Tensor } from '../../src/tensor/tensor.js';
 import { fromProgram, layoutGraph, showProgram } from '../../src/viz/index.js';
 import { checkXml, parseDot } from './xml_check.js';
+import { controlFlowProgram } from './programs.js';
 
-type T = Tensor;
-
-function controlFlowProgram(): Program {
-  const prog = new paddle.static.Program();
-  paddle.static.program_guard(prog, () => {
-    const x = paddle.static.data('x', [null, 3], 'float32') as T;
-    const n = paddle.static.data('n', [1], 'int64') as T;
-    const y = paddle.static.nn.cond(paddle.greater_than(paddle.sum(x), paddle.to_tensor(0)) as T,
-      () => paddle.exp(x), () => paddle.scale(x, -2, 1)) as T;
-    const [, s] = paddle.static.nn.while_loop(
-      (i: T) => paddle.less_than(i, n),
-      (i: T, s: T) => [paddle.add(i, paddle.to_tensor([1], 'int64')), paddle.add(paddle.multiply(s, paddle.to_tensor(0.5)), y)],
-      [paddle.to_tensor([0], 'int64'), paddle.zeros_like(y)]) as Value[];
-    new Builder(prog.pir).fetch(paddle.nn.functional.relu(paddle.add(s as unknown as T, x)) as unknown as Value, 'out', 0);
-  });
-  return prog.pir;
-}
 
 describe('graph viewer (PIR programs)', () => {
   const prog = controlFlowProgram();
