@@ -1,5 +1,6 @@
-// compile(graph) -> Executable: lowers per concrete input signature (bounded LRU of native
-// programs), runs each program in one native call, and services host calls in between.
+// compile(graph) -> Executable: lowers once per input layout (dtypes, ranks, strides) and rebinds
+// that lowering for each concrete signature its symbolic dims allow (rebind.ts; a bounded LRU of
+// native programs), runs each program in one native call, and services host calls in between.
 import { native, type NativeSuspension } from '../native.js';
 import { activeCollector, profileGraph } from '../profiler/profiler.js';
 import { type DType } from '../tensor/dtype.js';
@@ -7,6 +8,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { checkGraph, type ExecGraph, type GraphInfo } from './graph.js';
 import { lower, type LowerOptions } from './lower.js';
 import { createProgram } from './program.js';
+import { rebind } from './rebind.js';
 import type { BoundMeta } from './specialize.js';
 import type { LoweredProgram } from './types.js';
 
@@ -18,7 +20,7 @@ export interface CompileOptions extends LowerOptions {
 }
 
 /** TS-side executor counters (native ones: native.programStats(), both in executorStats()). */
-export const executorCounters = { lowered: 0, cacheHits: 0, cacheMisses: 0, evictions: 0, runs: 0, hostCalls: 0 };
+export const executorCounters = { lowered: 0, rebound: 0, cacheHits: 0, cacheMisses: 0, evictions: 0, runs: 0, hostCalls: 0 };
 
 /** Counters that prove work ran in the executor: lowering, plan cache, native runs and instructions. */
 export function executorStats(): typeof executorCounters & { native: ReturnType<typeof native.programStats> } {
@@ -43,6 +45,8 @@ const programFinalizer = new FinalizationRegistry<Set<number>>((ids) => { for (c
 
 const boundMeta = (t: Tensor): BoundMeta => ({ dtype: t.dtype, shape: t.shape, strides: t.is_contiguous ? null : t.strides });
 const sigOf = (t: Tensor): string => (t.is_contiguous ? `${t.dtype}[${t.shape.join(',')}]` : `${t.dtype}[${t.shape.join(',')}]@${t.strides.join(',')}`);
+/** What a lowering depends on besides dim values: dtypes, ranks, and strided layouts exactly. */
+const layoutOf = (t: Tensor): string => (t.is_contiguous ? `${t.dtype}/${t.shape.length}` : sigOf(t));
 
 /**
  * A compiled ExecGraph. run() specializes shapes on first sight of an input signature, then runs
@@ -57,6 +61,8 @@ export class Executable {
   private readonly opts: CompileOptions;
   private readonly cap: number;
   private readonly cache = new Map<string, Entry>();
+  /** The first lowering per layout key: later signatures of that layout rebind it. */
+  private readonly templates = new Map<string, LoweredProgram>();
   private readonly ids = new Set<number>();
   private params: readonly Tensor[];
   private paramSig: { list: readonly Tensor[]; items: Tensor[]; sig: string } | null = null;
@@ -112,6 +118,7 @@ export class Executable {
     for (const id of this.ids) native.programFree(id);
     this.ids.clear();
     this.cache.clear();
+    this.templates.clear();
     this.last = null;
   }
 
@@ -169,8 +176,17 @@ export class Executable {
   }
 
   private build(key: string, inputs: readonly Tensor[], params: readonly Tensor[]): Entry {
-    const lowered = lower(this.info, inputs.map(boundMeta), params.map(boundMeta), this.opts, key);
-    executorCounters.lowered++;
+    const ins = inputs.map(boundMeta), ps = params.map(boundMeta);
+    const layout = inputs.map(layoutOf).join(';') + key.slice(key.indexOf('|'));
+    const tpl = this.templates.get(layout);
+    let lowered = tpl ? rebind(tpl, this.info, ins, ps, key) : null;
+    if (lowered) executorCounters.rebound++;
+    else {
+      lowered = lower(this.info, ins, ps, this.opts, key);
+      executorCounters.lowered++;
+      // A template that failed to rebind made a size-dependent decision: the new lowering replaces it.
+      if (tpl || this.templates.size < this.cap) this.templates.set(layout, lowered);
+    }
     const id = createProgram(lowered);
     this.ids.add(id);
     const outInfo = lowered.outputSlots.map((s): OutInfo => {

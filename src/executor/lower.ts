@@ -25,6 +25,9 @@ function kernelIdOf(def: OpDef): number {
   return id;
 }
 
+const sizeOneAtSymbol = (info: GraphInfo, value: number, shape: readonly number[]): boolean =>
+  info.value.get(value)!.shape.some((d, i) => typeof d !== 'number' && shape[i] === 1);
+
 export function lower(info: GraphInfo, inputs: readonly BoundMeta[], params: readonly BoundMeta[], opts: LowerOptions = {}, signature = ''): LoweredProgram {
   const g = info.graph;
   const spec = specialize(info, inputs, params);
@@ -73,7 +76,10 @@ export function lower(info: GraphInfo, inputs: readonly BoundMeta[], params: rea
       return;
     }
     const base = n.inputs[0] != null ? slots[slotOf.get(n.inputs[0]!)!] : null;
-    if (def.view && base) {
+    // A view decided where a symbolic dim happens to be 1 may not hold at other sizes (a size-1
+    // dim's stride is free): such ops run as kernels when they have one, so this lowering serves
+    // every size (rebind.ts).
+    if (def.view && base && (kernelIdOf(def) < 0 || !sizeOneAtSymbol(info, n.inputs[0]!, base.shape))) {
       const v = def.view({ dtype: base.dtype, shape: base.shape, strides: base.strides, offset: base.relOffset }, attrs);
       if (v) {
         const id = n.outputs[0];

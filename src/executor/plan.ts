@@ -30,8 +30,6 @@ export function planBuffers(slots: Slot[], instrs: Instr[], outputSlots: readonl
   const buffers: number[] = [];
   const counts: Counts = { buffers: 0, bufferBytes: 0, intermediateBytes: 0, peakBytes: 0, inplace: 0, reused: 0 };
   const fresh = (s: number): void => { slots[s].index = buffers.length; buffers.push(slots[s].bytes); };
-  for (const s of slots) if (s.kind === 'buffer') counts.intermediateBytes += s.bytes;
-
   if (!opts.reuse) {
     for (const I of instrs) for (const o of I.outs) if (slots[o].kind === 'buffer') fresh(o);
   } else {
@@ -90,8 +88,14 @@ export function planBuffers(slots: Slot[], instrs: Instr[], outputSlots: readonl
     lastFree.forEach((k, b) => { if (k >= 0) instrs[k].releases.push(b); });
   }
 
-  counts.buffers = buffers.length;
-  counts.bufferBytes = buffers.reduce((a, b) => a + b, 0);
+  return { buffers, counts: planCounts(slots, instrs, buffers, counts.inplace, counts.reused) };
+}
+
+/** Sizes and the peak of a placed plan (also for rebound programs: rebind.ts). */
+export function planCounts(slots: readonly Slot[], instrs: readonly Instr[], buffers: readonly number[], inplace: number, reused: number): Counts {
+  const counts: Counts = { buffers: buffers.length, bufferBytes: 0, intermediateBytes: 0, peakBytes: 0, inplace, reused };
+  for (const b of buffers) counts.bufferBytes += b;
+  for (const s of slots) if (s.kind === 'buffer') counts.intermediateBytes += s.bytes;
   // The native runner allocates a storage when a buffer is first written and frees it at its release.
   const allocated = new Array<boolean>(buffers.length).fill(false);
   let live = 0;
@@ -105,5 +109,5 @@ export function planBuffers(slots: Slot[], instrs: Instr[], outputSlots: readonl
     }
     for (const b of I.releases) live -= buffers[b];
   }
-  return { buffers, counts };
+  return counts;
 }
