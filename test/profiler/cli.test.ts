@@ -85,6 +85,32 @@ describe('skiff run --profile', () => {
   }, 120_000);
 });
 
+describe('paddle.profiler on the zoo', () => {
+  it('profiles eager ops and the captured graph of each zoo model (LeNet, ResNet-18, MobileNetV2, VGG-11, BERT-tiny, GPT-mini)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skiff-prof-'));
+    const r = await skiff(['run', fx('zoo_profile.py')], dir);
+    expect(r.code, r.err).toBe(0);
+    const res = JSON.parse(r.out.trim().split('\n').pop()!) as Record<string, { eager_ops: string[]; graphs: [string, number, number][]; translations: number[] }>;
+    const want: Record<string, { ops: string[]; graph: string }> = {
+      lenet: { ops: ['conv2d', 'max_pool2d', 'matmul'], graph: 'LeNet.forward#1' },
+      resnet18: { ops: ['conv2d', 'batch_norm', 'adaptive_avg_pool2d'], graph: 'ResNet.forward#1' },
+      mobilenet_v2: { ops: ['conv2d', 'relu6'], graph: 'MobileNetV2.forward#1' },
+      vgg11: { ops: ['conv2d', 'max_pool2d'], graph: 'VGG.forward#1' },
+      bert_tiny: { ops: ['embedding', 'layer_norm', 'scaled_dot_product_attention'], graph: 'BertModel.forward#1' },
+      gpt_mini: { ops: ['embedding', 'layer_norm', 'tril'], graph: 'GPTForCausalLM.forward#1' },
+    };
+    expect(Object.keys(res)).toEqual(Object.keys(want));
+    for (const [name, w] of Object.entries(want)) {
+      const got = res[name];
+      for (const op of w.ops) expect(got.eager_ops, `${name} eager ${op}`).toContain(op);
+      // One graph per model, run by both static calls, with the model's ops in it; one translation.
+      expect(got.graphs.map(([g, , calls]) => [g, calls]), name).toEqual([[w.graph, 2]]);
+      expect(got.graphs[0][1], `${name} graph ops`).toBeGreaterThan(10);
+      expect(got.translations, name).toEqual([1]);
+    }
+  }, 180_000);
+});
+
 describe('skiff graph and paddle.jit.sot.show (LeNet)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'skiff-graph-'));
   const html = join(dir, 'lenet.html');
