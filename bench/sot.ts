@@ -93,7 +93,9 @@ def train_step(model, opt, x, y):
     opt.step()
     opt.clear_grad()
 
-for name, make, x, n in (('mlp_b32', MLP, paddle.randn([32, 64]), 300), ('lenet_b32', LeNet, paddle.randn([32, 1, 28, 28]), 40)):
+from paddle.vision.models import resnet18
+for name, make, x, n in (('mlp_b32', MLP, paddle.randn([32, 64]), 300), ('lenet_b32', LeNet, paddle.randn([32, 1, 28, 28]), 40),
+                         ('resnet18_b8', lambda: resnet18(num_classes=10), paddle.randn([8, 3, 32, 32]), 5)):
     y = paddle.randint(0, 10, [x.shape[0]])
     a, b = make(), make()
     b.set_state_dict(a.state_dict())
@@ -158,7 +160,7 @@ async function main(): Promise<void> {
     const a = r0.py[k], b = r10.py[k];
     return [label, m(a.eager).toFixed(1), m(a.static).toFixed(1), `${(m(a.eager) / m(a.static)).toFixed(2)}x`, m(b.static).toFixed(1), `${(m(b.eager) / m(b.static)).toFixed(2)}x`, a.cold_ms.toFixed(1)];
   });
-  const train = [['train_mlp_b32', 'MLP 64-128-128-10, batch 32'], ['train_lenet_b32', 'LeNet-5, batch 32']].map(([k, label]) => {
+  const train = [['train_mlp_b32', 'MLP 64-128-128-10, batch 32'], ['train_lenet_b32', 'LeNet-5, batch 32'], ['train_resnet18_b8', 'ResNet-18 (zoo), batch 8, 3x32x32']].map(([k, label]) => {
     const a = r0.py[k];
     return [label, m(a.eager).toFixed(1), m(a.static).toFixed(1), `${(m(a.eager) / m(a.static)).toFixed(2)}x`];
   });
