@@ -6,6 +6,9 @@ import { existsSync } from 'node:fs';
 const entries = [
   ['frontend/index.ts', 'dist/index.js'],
   ['frontend/cli/main.ts', 'dist/cli.js'],
+  // Build plugins for user code (frontend/js/plugin): `skiff/esbuild-plugin`, `skiff/vite-plugin`.
+  ['frontend/js/plugin/esbuild.ts', 'dist/esbuild-plugin.js'],
+  ['frontend/js/plugin/vite.ts', 'dist/vite-plugin.js'],
 ].filter(([src]) => existsSync(src));
 
 for (const [src, out] of entries) {
@@ -17,7 +20,7 @@ for (const [src, out] of entries) {
     format: 'esm',
     target: 'node20',
     sourcemap: true,
-    external: ['py312', 'py313', 'py314', 'pyodide', '*.node', 'onnxruntime-node'],
+    external: ['py310', 'py311', 'py312', 'py313', 'py314', 'pyodide', '*.node', 'onnxruntime-node'],
     banner: { js: "import { createRequire as __skiffCreateRequire } from 'node:module'; const require = __skiffCreateRequire(import.meta.url);" },
     logLevel: 'warning',
   });

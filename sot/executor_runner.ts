@@ -3,6 +3,7 @@
 import { compile, type ExecGraph, type Executable } from '../src/executor/index.js';
 import type { Tensor } from '../src/tensor/tensor.js';
 import type { CompiledGraph, GraphRunner } from './function_graph.js';
+import { RegionGraphRunner } from './control_flow_graph.js';
 
 export function toExecGraph(g: CompiledGraph): ExecGraph {
   return {
@@ -16,6 +17,13 @@ export function toExecGraph(g: CompiledGraph): ExecGraph {
 
 export class ExecutorRunner implements GraphRunner {
   run(graph: CompiledGraph, inputs: readonly Tensor[]): Tensor[] {
+    // Captured control flow (pd_op.if / pd_op.while) goes through PIR, whose lowering runs regions.
+    if (graph.runnerState instanceof RegionGraphRunner) return graph.runnerState.run(inputs);
+    if (!graph.runnerState && graph.nodes.some((n) => n.regions)) {
+      const r = new RegionGraphRunner(graph);
+      graph.runnerState = r;
+      return r.run(inputs);
+    }
     let exe = graph.runnerState as Executable | null;
     if (!exe) {
       exe = compile(toExecGraph(graph));

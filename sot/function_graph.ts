@@ -4,7 +4,7 @@
 // read twice is one input).
 import { isGradEnabled } from '../src/autograd/index.js';
 import { getOp } from '../src/ops/registry.js';
-import { runOpDef, setStaticRecorder, type StaticRecorder, type TensorLike } from '../src/ops/dispatch.js';
+import { setStaticRecorder, type StaticRecorder, type TensorLike } from '../src/ops/dispatch.js';
 import type { Attrs, OpDef, TensorMeta } from '../src/ops/types.js';
 import type { DType } from '../src/tensor/dtype.js';
 import type { Shape } from '../src/tensor/shape.js';
@@ -13,6 +13,7 @@ import { activeCollector, profileGraph } from '../src/profiler/profiler.js';
 import { GraphBreak } from './graph_breaks.js';
 import { runForTraining } from './graph_training.js';
 import type { Source } from './sources.js';
+import { type GraphRegion, interpretNodes } from './control_flow_graph.js';
 
 export class SymTensor implements TensorLike {
   constructor(readonly id: number, readonly dtype: DType, readonly shape: Shape, readonly graph: FunctionGraph, public stop_gradient = true) {}
@@ -24,11 +25,19 @@ export interface GraphNode {
   readonly inputs: readonly (number | null)[];
   readonly attrs: Attrs;
   readonly outputs: readonly number[];
-  /** Tensor.detach(): the op (an identity) passes values, never gradients. */
+  /**
+   * Its outputs pass values, never gradients: Tensor.detach() (an identity op), or an op recorded
+   * inside a simulated `paddle.no_grad()` block (FunctionGraph.noGrad).
+   */
   readonly detach?: boolean;
+  /** Control flow (if / while, sot/control_flow_graph.ts): its regions; inputs past `nOperands` are captures. */
+  readonly regions?: readonly GraphRegion[];
+  readonly nOperands?: number;
 }
 
 export class FunctionGraph implements StaticRecorder {
+  /** Ops recorded now are inside `with paddle.no_grad()`: their outputs want no gradient. */
+  noGrad = false;
   readonly values: TensorMeta[] = [];
   readonly inputs: { value: number; source: Source }[] = [];
   readonly nodes: GraphNode[] = [];
@@ -44,7 +53,7 @@ export class FunctionGraph implements StaticRecorder {
     return s;
   }
 
-  private newValue(dtype: DType, shape: Shape, stopGradient = true): SymTensor {
+  newValue(dtype: DType, shape: Shape, stopGradient = true): SymTensor {
     this.values.push({ dtype, shape });
     return new SymTensor(this.values.length - 1, dtype, shape, this, stopGradient);
   }
@@ -57,9 +66,9 @@ export class FunctionGraph implements StaticRecorder {
       if (!(x instanceof SymTensor) || x.graph !== this) throw new Error(`${def.name}: an input is not part of the graph being captured`);
       return x.id;
     });
-    const stopGradient = inputs.every((x) => x === null || (x as SymTensor).stop_gradient);
-    const results = outs.map((m) => this.newValue(m.dtype, m.shape, stopGradient));
-    this.nodes.push({ def, inputs: ids, attrs, outputs: results.map((r) => r.id) });
+    const inputsStop = inputs.every((x) => x === null || (x as SymTensor).stop_gradient);
+    const results = outs.map((m) => this.newValue(m.dtype, m.shape, inputsStop || this.noGrad));
+    this.nodes.push({ def, inputs: ids, attrs, outputs: results.map((r) => r.id), ...(this.noGrad && !inputsStop ? { detach: true } : {}) });
     return results;
   }
 
@@ -149,11 +158,7 @@ export class CompiledGraph {
     return scope(() => {
       const env = new Map<number, Tensor>();
       this.inputs.forEach((inp, i) => env.set(inp.value, inputs[i]));
-      for (const n of this.nodes) {
-        let outs = runOpDef(n.def, n.inputs.map((x) => (x === null ? null : env.get(x)!)), n.attrs) as Tensor[];
-        if (n.detach) outs = outs.map((t) => t.detach() as Tensor);
-        n.outputs.forEach((o, i) => env.set(o, outs[i]));
-      }
+      interpretNodes(this.nodes, env);
       return this.outputs.map((o) => env.get(o)!);
     });
   }
@@ -162,7 +167,17 @@ export class CompiledGraph {
   describe(): string {
     const v = (i: number | null) => (i === null ? 'None' : `%${i}`);
     const lines = this.inputs.map((inp) => `  %${inp.value} = input ${inp.source.key}`);
-    for (const n of this.nodes) lines.push(`  ${n.outputs.map(v).join(', ')} = ${n.def.name}(${n.inputs.map(v).join(', ')})`);
+    const list = (nodes: readonly GraphNode[], ind: string): void => {
+      for (const n of nodes) {
+        lines.push(`${ind}${n.outputs.map(v).join(', ')} = ${n.def.name}(${n.inputs.map(v).join(', ')})`);
+        n.regions?.forEach((r, i) => {
+          lines.push(`${ind}  region ${i}${r.args.length ? ` (${r.args.map(v).join(', ')})` : ''}:`);
+          list(r.nodes, `${ind}    `);
+          lines.push(`${ind}    yield ${r.yields.map(v).join(', ')}`);
+        });
+      }
+    };
+    list(this.nodes, '  ');
     lines.push(`  return ${this.outputs.map(v).join(', ')}`);
     return lines.join('\n');
   }

@@ -23,12 +23,24 @@ const kinds = [
   { code: 'SOT009', effect: 'break', meaning: 'iteration over a tensor or an unknown iterator', hint: 'iterate over Python ranges or lists' },
   { code: 'SOT010', effect: 'break', meaning: 'random Python API (random.*) is not captured', hint: 'use paddle random ops' },
   { code: 'SOT011', effect: 'break', meaning: 'paddle API without a graph form', hint: 'the API runs eagerly' },
+  // Control-flow capture (frontend/python/sot/capture_cf.ts) refused: the branch breaks as SOT001 would.
+  { code: 'SOT013', effect: 'break', meaning: 'captured branch: a variable is bound in only one side and used after it, or a Python value differs between the sides', hint: 'bind the variable on both sides to tensors, or keep Python values equal on both sides' },
+  { code: 'SOT014', effect: 'break', meaning: 'captured branch or loop: a tensor has a different shape or dtype per side (or across a loop iteration)', hint: 'make both sides produce the same shape and dtype (paddle.where, padding, cast)' },
+  { code: 'SOT015', effect: 'break', meaning: 'captured branch or loop: Python side effect inside (attribute/global/container write, inplace write, print)', hint: 'move side effects out of the tensor-conditioned code' },
+  { code: 'SOT016', effect: 'break', meaning: 'captured branch or loop: its code cannot be captured (a graph break inside, an exit from it that is not modelled, a condition that is not one element)', hint: 'see the detail; the branch runs concretely' },
+  // paddle.jit.sot.psdb and paddle.jit.sot.utils.paddle_api_config (Paddle's debugging helpers)
+  { code: 'SOT020', effect: 'break', meaning: 'forced graph break: psdb.breakgraph(), an API registered with add_break_graph_apis, or a not_to_static function', hint: 'the call runs concretely; remove the marker to capture it' },
+  { code: 'SOT012', effect: 'break', meaning: 'raise (or __exit__ with an exception) runs as a concrete step', hint: 'a handler in the translated function continues from the exception; keep raising off hot paths' },
+  { code: 'SOT120', effect: 'fallback', meaning: 'psdb.fallback() requested plain Python for the function', hint: 'remove the psdb.fallback() call to translate the function' },
+  { code: 'SOT025', effect: 'break', meaning: 'PyLayer.apply: forward is captured in the graph, its Python backward is attached by a concrete step after it', hint: 'code after apply continues in a new graph; backward runs the user backward between the two graphs' },
   { code: 'SOT101', effect: 'fallback', meaning: 'code object uses an opcode Skiff does not simulate (try/with/yield/async/...)', hint: 'the function runs as plain Python; move tensor code into a helper function to capture it' },
   { code: 'SOT102', effect: 'fallback', meaning: 'frame introspection (locals(), vars(), sys._getframe, exec, eval)', hint: 'the function runs as plain Python' },
   { code: 'SOT103', effect: 'fallback', meaning: 'trace tree exceeded its node limit', hint: 'too many distinct paths; the function now runs as plain Python' },
   { code: 'SOT104', effect: 'fallback', meaning: 'too many translations of one code object (a guard keeps failing)', hint: 'see the warning naming the guard; mark dynamic values as tensors' },
   { code: 'SOT105', effect: 'fallback', meaning: 'internal translator error', hint: 'please report it with SOT_LOG_LEVEL=3 output; results are still correct (eager)' },
   { code: 'SOT106', effect: 'fallback', meaning: 'generator or coroutine function', hint: 'generators run as plain Python' },
+  // JavaScript frontend (frontend/js): a closure's environment has no runtime handle.
+  { code: 'SOT107', effect: 'fallback', meaning: 'free variable of a JS function cannot be resolved', hint: 'build with the skiff esbuild/vite plugin, or pass the value with to_static(fn, { scope: { name: value } })' },
 ] as const satisfies readonly BreakKind[];
 
 export type BreakCode = (typeof kinds)[number]['code'];
@@ -64,6 +76,19 @@ export class GraphBreak extends Error {
     this.name = 'GraphBreak';
   }
   get kind(): BreakKind { return BREAKS.get(this.code)!; }
+  /**
+   * The instruction raises a Python exception of the user's program when it runs (a missing dict
+   * key, an index out of range): the step is where the user's exception happens, not a failure to
+   * capture (psdb.check_no_breakgraph lets it through).
+   */
+  pyRaises = false;
+}
+
+/** A break whose concrete step raises the user's own exception (see GraphBreak.pyRaises). */
+export function userRaise(code: BreakCode, detail: string): GraphBreak {
+  const e = new GraphBreak(code, detail);
+  e.pyRaises = true;
+  return e;
 }
 
 export const breakKind = (code: BreakCode): BreakKind => BREAKS.get(code)!;

@@ -19,12 +19,12 @@ import { AccumulateNode, edgeOf } from '../src/autograd/node.js';
 import { recordPyLayer } from '../src/autograd/pylayer.js';
 import { compile, type Executable, fromPir, HOST_CALL } from '../src/executor/index.js';
 import { getOp } from '../src/ops/registry.js';
-import { runOpDef, setStaticRecorder } from '../src/ops/dispatch.js';
 import { backwardProgram, SHAPE_ONLY } from '../src/pir/autodiff/index.js';
-import { Builder, Program, ProgramRecorder, type Value } from '../src/pir/index.js';
+import type { Value } from '../src/pir/index.js';
 import { isFloating } from '../src/tensor/dtype.js';
 import { Tensor, untracked } from '../src/tensor/tensor.js';
 import type { CompiledGraph } from './function_graph.js';
+import { type BranchUse, branchUse, condTruth, graphProgram } from './control_flow_graph.js';
 
 /** Observable by tests: plans built, forward and backward programs run on the executor, graphs left to the tape. */
 export const graphTrainingCounters = { plans: 0, forwardRuns: 0, backwardRuns: 0, recomputes: 0, fallbacks: 0, lastFallback: '' };
@@ -46,6 +46,9 @@ interface TrainingPlan {
   readonly residuals: (['in', number] | ['fetch', number])[];
   /** Per graph input: index of its gradient among the backward fetches, or -1. */
   readonly gradFetch: number[];
+  /** Forward fetches of captured if conditions, and per input the branches that use it (null: always). */
+  readonly condFetch: number[];
+  readonly branchSites: BranchUse['sites'] | null;
 }
 
 const plans = new WeakMap<CompiledGraph, Map<string, TrainingPlan | null | 'tape'>>();
@@ -66,24 +69,8 @@ function buildPlan(graph: CompiledGraph, inputWants: readonly boolean[]): Traini
   const wants = graph.outputs.map((o) => want.has(o));
   if (!wants.some(Boolean)) return null;
 
-  const program = new Program();
-  const b = new Builder(program);
-  const env = new Map<number, Value>();
-  const inputValues = graph.inputs.map((inp, i) => {
-    const m = graph.values[inp.value];
-    const v = b.data(`in_${i}`, m.shape, m.dtype);
-    env.set(inp.value, v);
-    return v;
-  });
-  const prev = setStaticRecorder(new ProgramRecorder(b));
-  try {
-    for (const n of graph.nodes) {
-      const outs = runOpDef(n.def, n.inputs.map((x) => (x === null ? null : env.get(x)!)), n.attrs) as Value[];
-      n.outputs.forEach((o, k) => env.set(o, outs[k]));
-    }
-  } finally {
-    setStaticRecorder(prev);
-  }
+  // Control-flow nodes become pd_op.if / pd_op.while, differentiated by their PIR rules.
+  const { program, builder: b, env, inputs: inputValues } = graphProgram(graph);
   const outValues = graph.outputs.map((o) => env.get(o)!);
   const targets = outValues.filter((_, k) => wants[k]);
   const wrt = inputValues.filter((_, i) => inputWants[i]);
@@ -101,6 +88,15 @@ function buildPlan(graph: CompiledGraph, inputWants: readonly boolean[]): Traini
     let j = fetchOf.get(forward);
     if (j === undefined) { j = nFetch++; fetchOf.set(forward, j); b.fetch(forward, `res_${j}`); }
     return ['fetch', j];
+  });
+  // Inputs used by one side of a branch only get a gradient when that side ran (as in eager).
+  const bu = branchUse(graph, inputWants);
+  if (bu === 'unknown') throw new Error('a gradient depends on a branch nested inside a captured region or loop');
+  const condFetch = (bu?.conds ?? []).map((c) => {
+    const v = env.get(c)!;
+    let j = fetchOf.get(v);
+    if (j === undefined) { j = nFetch++; fetchOf.set(v, j); b.fetch(v, `cond_${j}`); }
+    return j;
   });
   const fwdG = untracked(() => fromPir(program));
   const bwdG = untracked(() => fromPir(bw.program));
@@ -131,7 +127,7 @@ function buildPlan(graph: CompiledGraph, inputWants: readonly boolean[]): Traini
     fwdFeedInput: fwdG.feeds.map((name) => Number(name.slice(3))),
     nOut: outValues.length, wants,
     bwd: compile(bwdG.graph, { hostFns: bwdG.hostFns }), bwdConstants: bwdG.constants,
-    bwdFeeds, residuals, gradFetch,
+    bwdFeeds, residuals, gradFetch, condFetch, branchSites: bu?.sites ?? null,
   };
 }
 
@@ -184,6 +180,7 @@ export function runForTraining(graph: CompiledGraph, inputs: readonly Tensor[]):
     }
     return v;
   }));
+  const taken = p.condFetch.map((j) => condTruth(fetched[j]));
   const versions = saved.map((t) => t._version);
   for (const t of fetched.slice(p.nOut)) if (!saved.includes(t)) t.dispose();
   const release = (): void => { for (const t of saved) t.dispose(); for (const t of savedInputs) t.dispose(); };
@@ -204,7 +201,12 @@ export function runForTraining(graph: CompiledGraph, inputs: readonly Tensor[]):
       const gs = p.bwd.run(feeds, p.bwdConstants);
       graphTrainingCounters.backwardRuns++;
       const used = new Set<Tensor>();
-      const result = p.gradFetch.map((j) => { if (j < 0) return null; used.add(gs[j]); return gs[j]; });
+      const sites = p.branchSites;
+      const result = p.gradFetch.map((j, i) => {
+        if (j < 0 || (sites?.[i] && !sites[i]!.some(([c, r]) => taken[c] === (r === 0)))) return null;
+        used.add(gs[j]);
+        return gs[j];
+      });
       for (const g of gs) if (!used.has(g)) g.dispose();
       return result;
     },

@@ -62,7 +62,8 @@ export function functionToViz(f: ViewedFunction): VizFunction {
     const id = `s${k++}`;
     const at = segments.length;
     segments.push(null as unknown as VizSegment);   // keep pre-order; filled below
-    const next = node.children.map((c) => visit(c, depth + 1, entryNo));
+    // (children at an exception handler, after the step raised, follow the normal ones)
+    const next = [...node.children, ...node.excChildren].map((c) => visit(c, depth + 1, entryNo));
     const exit = node.exit;
     const ops = node.graph?.opCount ?? 0;
     const title = depth === 0

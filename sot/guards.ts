@@ -15,6 +15,11 @@ export type Guard =
   | { readonly kind: 'length'; readonly source: Source; readonly expect: number }
   | { readonly kind: 'identity'; readonly source: Source; readonly expect: number | object; readonly typeName: string }
   /**
+   * An object of exactly this type (by the type's identity, HostRef.typeId): for objects that
+   * are new on every call, such as exceptions, where an identity guard would never hold again.
+   */
+  | { readonly kind: 'type'; readonly source: Source; readonly expect: number | object; readonly typeName: string }
+  /**
    * Which of these mutable containers are the same object: `members` are entry sources or
    * fixed host objects (by id), `groups` the partition seen at translation (same number, same
    * object). A node that modelled two names as one list must not run when they are two lists,
@@ -46,6 +51,7 @@ export const tensorGuard = (source: Source, t: { dtype: string; shape: readonly 
   ({ kind: 'tensor', source, dtype: t.dtype, shape: [...t.shape], stopGradient: t.stop_gradient });
 export const lengthGuard = (source: Source, expect: number): Guard => ({ kind: 'length', source, expect });
 export const identityGuard = (source: Source, expect: number | object, typeName: string): Guard => ({ kind: 'identity', source, expect, typeName });
+export const typeGuard = (source: Source, expect: number | object, typeName: string): Guard => ({ kind: 'type', source, expect, typeName });
 export const soleStorageGuard = (source: Source, fixed: readonly Tensor[]): Guard => ({ kind: 'sole_storage', source, fixed });
 export const unaliasedWrittenGuard = (source: Source, written: readonly Tensor[]): Guard => ({ kind: 'unaliased_written', source, written });
 export const aliasingGuard = (members: readonly (Source | { readonly id: number | object })[], groups: readonly number[]): Guard => {
@@ -65,6 +71,7 @@ export function describeGuard(g: Guard): string {
     }
     case 'length': return `len(${s}) == ${g.expect}`;
     case 'identity': return `id(${s}) is the ${g.typeName} seen at translation`;
+    case 'type': return `type(${s}) is ${g.typeName}`;
     case 'aliasing': return `same-object groups of ${g.members.map((m) => ('key' in m ? m.key : `<object>`)).join(', ')} are ${g.groups.join(',')}`;
     case 'sole_storage': return `${s} shares its storage with no other entry tensor and none of ${g.fixed.length} bound tensors`;
     case 'unaliased_written': return `no entry tensor shares its storage with the ${g.written.length} bound tensor(s) written in place`;
@@ -124,6 +131,7 @@ export function checkGuard(g: Guard, v: RtValue | undefined, bindings: Map<SymDi
     case 'const': return sameConst(v, g.expect);
     case 'length': return (v.k === 'tuple' || v.k === 'list') ? v.items.length === g.expect : v.k === 'dict' ? v.keys.length === g.expect : false;
     case 'identity': return v.k === 'obj' && v.ref.id === g.expect;
+    case 'type': { if (v.k !== 'obj') return false; const t = v.ref.typeId; return t !== undefined && t === g.expect; }
     case 'aliasing': case 'sole_storage': case 'unaliased_written': return true;   // checked with all the entry in firstFailingLocal
     case 'tensor': {
       if (v.k !== 'tensor') return false;

@@ -4,6 +4,7 @@
 import type { Tensor } from '../src/tensor/tensor.js';
 import type { ObjInfo } from './variables.js';
 import type { HostRef, RtValue } from './values.js';
+import type { BreakEvent } from './graph_breaks.js';
 
 export interface Host {
   readonly lang: 'python' | 'js';
@@ -23,6 +24,12 @@ export interface Host {
    * them in the state it carries past the step.
    */
   takeReplacedTensors(): ReadonlyMap<Tensor, Tensor> | null;
+  /**
+   * After a concrete step raised: the exception, taken over by a handler of the translated code
+   * (it no longer propagates), as the step's results [layer version, exception]; null
+   * when the host has none pending.
+   */
+  takeException?(at: BreakEvent): RtValue[] | null;
   /** The current contents of a mutable container value (re-read from the real object). */
   refresh(v: RtValue): RtValue;
   /** Keeps objects a trace-tree node refers to alive until unpinned. */

@@ -6,7 +6,7 @@ import type { Tensor } from '../src/tensor/tensor.js';
 import type { Shape } from '../src/tensor/shape.js';
 import type { CompiledGraph } from './function_graph.js';
 import { firstFailingLocal, type Guard, GuardSet, describeGuard } from './guards.js';
-import type { ConcreteStep, Host } from './host.js';
+import { type ConcreteStep, type Host, HostError } from './host.js';
 import { resolveLocal } from './guards.js';
 import type { Source } from './sources.js';
 import type { RtValue } from './values.js';
@@ -48,16 +48,31 @@ export type Exit =
       /** Language-specific frame layout the translator needs to continue from the child's slots. */
       readonly layout: unknown;
       readonly event: BreakEvent;
+      /**
+       * When the step raises and a handler of the simulated frames catches it: the entry slots
+       * and layout of the child that continues at the handler. Its step results are
+       * [layer version, the exception] (Host.takeException). Absent: the exception
+       * leaves the function.
+       */
+      readonly unwind?: { readonly resume: readonly Template[]; readonly layout: unknown };
     };
 
 export class TreeNode {
   readonly children: TreeNode[] = [];
+  /** Children continuing at an exception handler after the step raised (Exit.unwind). */
+  readonly excChildren: TreeNode[] = [];
   hits = 0;
   /**
    * Symbolic shapes of this node's entry tensors by source key (sot/dynamic_dims.ts); null when
    * no dim above or at this node is symbolic. Children trace their entry shapes back through it.
    */
   entryShapes: ReadonlyMap<string, Shape> | null = null;
+  /**
+   * Runs the graph in the grad mode it needs when that is not the current one (a node entered
+   * inside a simulated `paddle.no_grad()` block: its graph runs in the mode outside the block,
+   * the block's own ops being marked as passing no gradient); null: as it is.
+   */
+  graphMode: ((run: () => Tensor[]) => Tensor[]) | null = null;
   constructor(
     readonly guards: GuardSet,
     /** Graph inputs: templates over the entry (tensors) or constant tensors (parameters). */
@@ -77,7 +92,7 @@ export class TreeNode {
     return null;
   }
 
-  size(): number { return 1 + this.children.reduce((a, c) => a + c.size(), 0); }
+  size(): number { return 1 + this.children.reduce((a, c) => a + c.size(), 0) + this.excChildren.reduce((a, c) => a + c.size(), 0); }
   describeGuards(): string[] { return this.guards.describe(); }
 }
 
@@ -115,8 +130,11 @@ export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: read
   }
 }
 
-/** Builds the node for a guard miss: the frontend's translator, run with the real entry in hand. */
-export type Translate = (parent: TreeNode | null, entry: readonly RtValue[]) => TreeNode;
+/**
+ * Builds the node for a guard miss: the frontend's translator, run with the real entry in hand.
+ * `caught`: the parent's step raised and the child starts at its handler (Exit.unwind).
+ */
+export type Translate = (parent: TreeNode | null, entry: readonly RtValue[], caught?: boolean) => TreeNode;
 
 export interface WalkStats { graphsRun: number; graphOpsRun: number; stepsRun: number; effectsRun: number; translations: number }
 
@@ -132,7 +150,8 @@ export function walk(
   if (!node) { node = translate(null, entry); roots.push(node); stats.translations++; }
   for (;;) {
     node.hits++;
-    const gouts = node.graph ? runGraph(node, entry) : [];
+    const n = node;
+    const gouts = n.graph ? (n.graphMode ? n.graphMode(() => runGraph(n, entry)) : runGraph(n, entry)) : [];
     if (node.graph) { stats.graphsRun++; stats.graphOpsRun += node.graph.opCount; }
     const memo: BuildMemo = new Map();
     for (const e of node.effects) {
@@ -143,19 +162,27 @@ export function walk(
     if (exit.k === 'return') return evalTemplate(exit.value, entry, gouts, [], host, memo);
     const operands = exit.operands.map((o) => evalTemplate(o, entry, gouts, [], host, memo));
     let results: RtValue[];
+    let caught: RtValue[] | null = null;
     try {
       stats.stepsRun++;
       results = host.concrete(exit.step, operands);
     } catch (e) {
-      // The user's code raised in a concrete step: remember where, for the traceback.
-      if (e instanceof Error) (e as Error & { sotEvent?: BreakEvent }).sotEvent = exit.event;
-      throw e;
+      // A handler of the translated code catches it: continue there with the exception.
+      caught = e instanceof HostError && exit.unwind && host.takeException ? host.takeException(exit.event) : null;
+      if (!caught) {
+        // The user's code raised in a concrete step: remember where, for the traceback.
+        if (e instanceof Error) (e as Error & { sotEvent?: BreakEvent }).sotEvent = exit.event;
+        throw e;
+      }
+      results = caught;
     }
     const replaced = host.takeReplacedTensors();
-    let next = exit.resume.map((t) => evalTemplate(t, entry, gouts, results, host, memo));
+    const resume = caught ? exit.unwind!.resume : exit.resume;
+    const children = caught ? node.excChildren : node.children;
+    let next = resume.map((t) => evalTemplate(t, entry, gouts, results, host, memo));
     if (replaced) next = next.map((v) => substituteTensors(v, replaced));
-    let child = pick(node.children, next, onMiss, node);
-    if (!child) { child = translate(node, next); node.children.push(child); stats.translations++; }
+    let child = pick(children, next, onMiss, node);
+    if (!child) { child = translate(node, next, caught !== null); children.push(child); stats.translations++; }
     node = child;
     entry = next;
   }

@@ -9,6 +9,8 @@ export interface HostRef {
   readonly id: number | object;
   /** The host's type name (for messages and guards), e.g. 'function', 'Linear', 'module'. */
   readonly typeName: string;
+  /** Identity of the object's type, where the host has one (type guards). */
+  readonly typeId?: number | object;
   /** Host-specific reference (a PyProxy kept alive by the tree, or the JS object itself). */
   readonly handle: unknown;
 }

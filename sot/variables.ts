@@ -26,6 +26,8 @@ export const TRAIT_PURE = 1;
 export const TRAIT_EQ_IDENTITY = 2;
 /** The object's truth value is always True. */
 export const TRAIT_TRUE = 4;
+/** An exception object: new on every call, so guarded by its type and opaque to the translator. */
+export const TRAIT_EXCEPTION = 8;
 
 export abstract class Variable {
   constructor(readonly source: Source | null) {}

@@ -273,6 +273,10 @@ class ndarray:
         from ._npyio import raw_bytes
         return raw_bytes(self)
 
+    def __bytes__(self):
+        # bytes(a) before Python 3.12, where __buffer__ is not consulted (PEP 688)
+        return self.tobytes()
+
     def __buffer__(self, flags):
         """The buffer protocol (PEP 688; memoryview(a), bytes(a)): a read-only buffer over a C-order
         copy of the elements in numpy's layout (int16 as 2 bytes). Native storage may be a strided

@@ -71,6 +71,7 @@ _PROTECTED = ('to_tensor', 'Tensor', 'seed', 'grad', 'no_grad', 'enable_grad', '
 import sys as _sys  # noqa: E402
 # the incubate package first: install() then adds registry ops to its modules instead of shadowing them
 from . import incubate  # noqa: E402,F401  (incubate.nn.functional.fused_rms_norm)
+from . import base  # noqa: E402,F401  (paddle.base.libpaddle build queries)
 _ops.install(_sys.modules[__name__], _PROTECTED)
 from . import _reduce_api as _reduce_api  # noqa: E402  (linalg.norm, norm, quantile: hand-written bindings)
 _reduce_api.install(_sys.modules[__name__])

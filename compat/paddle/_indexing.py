@@ -51,6 +51,13 @@ def _walk(shape, index, what):
             continue
         if isinstance(it, slice):
             n = shape[d]
+            if n < 0:
+                # A symbolic dim (-1 while tracing a program) allows only the whole axis.
+                if it.start is not None or it.stop is not None or it.step not in (None, 1):
+                    raise TypeError("%s: axis %d has a symbolic size; only ':' or a non-negative int can index it" % (what, d))
+                d += 1
+                out += 1
+                continue
             start, stop, step = it.indices(n)
             if (start, stop, step) != (0, n, 1):
                 axes.append(d)
@@ -68,7 +75,9 @@ def _walk(shape, index, what):
         except TypeError:
             raise TypeError('only integers, slices, None, Ellipsis and tensors are valid indices, got %r' % (it,)) from None
         n = shape[d]
-        if not -n <= i < n:
+        if n < 0 and i < 0:
+            raise TypeError("%s: axis %d has a symbolic size; only ':' or a non-negative int can index it" % (what, d))
+        if n >= 0 and not -n <= i < n:
             raise IndexError('index %d is out of bounds for axis %d with size %d' % (i, d, n))
         if i < 0:
             i += n

@@ -253,28 +253,39 @@ class PyLayer:
         ctx.needs_input_grad = tuple(on and not t.stop_gradient for t in ins)
         with no_grad():
             outs = cls.forward(ctx, *args, **kwargs)
-        single = not isinstance(outs, (tuple, list))
-        seq = [outs] if single else list(outs)
-        # An input returned as is becomes a view: the node's output cannot be the input itself.
-        swapped = {}
-        for i, o in enumerate(seq):
-            if isinstance(o, Tensor) and any(o is t for t in ins):
-                seq[i] = swapped[id(o)] = o.detach()
-        tensors = [o for o in seq if isinstance(o, Tensor)]
-        nondiff = [swapped.get(id(t), t) for t in ctx._non_diff]
-        pid = _next_pylayer[0]
-        _next_pylayer[0] += 1
-        _pylayers[pid] = (cls, ctx)
-        try:
-            _check(_js.ag_pylayer(pid, cls.__name__, _handles(ins), _handles(tensors), _handles(nondiff), ctx._materialize))
-        except BaseException:
-            _pylayers.pop(pid, None)
-            raise
-        for t in tensors:
-            t._m = None        # stop_gradient changed in the runtime
-        if single:
-            return seq[0]
-        return tuple(seq) if isinstance(outs, tuple) else seq
+        return _pylayer_record(cls, ctx, ins, outs)
+
+
+def _pylayer_record(cls, ctx, ins, outs):
+    """The part of PyLayer.apply after forward: one tape node for the outputs whose backward is
+    cls.backward(ctx, ...). Also used by the translator, which captures forward into a graph
+    and attaches the backward here (paddle.jit.sot.concrete_exc.pylayer_attach)."""
+    single = not isinstance(outs, (tuple, list))
+    seq = [outs] if single else list(outs)
+    # An input returned as is becomes a view: the node's output cannot be the input itself.
+    swapped = {}
+    for i, o in enumerate(seq):
+        if isinstance(o, Tensor) and any(o is t for t in ins):
+            seq[i] = swapped[id(o)] = o.detach()
+    tensors = [o for o in seq if isinstance(o, Tensor)]
+    nondiff = [swapped.get(id(t), t) for t in ctx._non_diff]
+    pid = _next_pylayer[0]
+    _next_pylayer[0] += 1
+    _pylayers[pid] = (cls, ctx)
+    try:
+        _check(_js.ag_pylayer(pid, cls.__name__, _handles(ins), _handles(tensors), _handles(nondiff), ctx._materialize))
+    except BaseException:
+        _pylayers.pop(pid, None)
+        raise
+    for t in tensors:
+        t._m = None        # stop_gradient changed in the runtime
+    if single:
+        return seq[0]
+    return tuple(seq) if isinstance(outs, tuple) else seq
+
+
+# what the translator recognizes as `SomePyLayer.apply` (frontend/python/sot/pylayer.ts)
+_PYLAYER_APPLY = PyLayer.apply.__func__
 
 
 def _pylayer_dispatch(kind, pid, payload):

@@ -40,6 +40,14 @@ def _result(r, multi=None):
     return outs if multi == 'list' else tuple(outs)
 
 
+
+import enum as _enum
+
+
+class VarType(_enum.IntEnum):
+    """Paddle's VarDesc.VarType values Tensor.type reports."""
+    LOD_TENSOR = 7
+
 class Tensor:
     """A tensor in Skiff's native memory. Create with `paddle.to_tensor`."""
     __slots__ = ('_h', '_m', '_name', '__weakref__')
@@ -148,6 +156,28 @@ class Tensor:
         from . import _ops
         n = self.ndim
         return _ops.function('transpose')(self, list(range(n - 1, -1, -1)))
+
+    @property
+    def mT(self):
+        """The last two dims swapped (a batch of matrices transposed)."""
+        from . import _ops
+        n = self.ndim
+        if n < 2:
+            raise ValueError('Tensor.mT: the tensor must have at least 2 dims, got shape %s' % (self.shape,))
+        return _ops.function('transpose')(self, list(range(n - 2)) + [n - 1, n - 2])
+
+    @property
+    def type(self):
+        """The variable type (Paddle 2.6: VarType.LOD_TENSOR for every dense tensor)."""
+        return VarType.LOD_TENSOR
+
+    def is_tensor(self):
+        return True
+
+    def rank(self):
+        """The number of dims as a 0-D int32 tensor (paddle.rank)."""
+        from .creation import to_tensor
+        return to_tensor(self.ndim, dtype='int32')
 
     def numel(self):
         from .creation import to_tensor

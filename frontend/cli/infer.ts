@@ -103,6 +103,12 @@ export function runInfer(model: string, opts: InferOptions): string {
     outs.forEach((t, i) => {
       lines.push(`${layer.header.outputs[i].name}: ${t.dtype}[${t.shape.join(', ')}]`);
       lines.push(String(t));
+      // Scores per row (a classifier's logits): say which class each row predicts.
+      if (t.shape.length === 2 && t.shape[1] > 1 && isFloating(t.dtype)) {
+        const cls = paddle.argmax(t, 1) as Tensor;
+        lines.push(`predicted class per row (argmax over ${t.shape[1]}): [${(cls.tolist() as number[]).join(', ')}]`);
+        cls.dispose();
+      }
       t.dispose();
     });
   }

@@ -5,6 +5,7 @@
 //   skiff graph script.py [--format html|dot|svg] [-o out]      view the graphs to_static captured
 //   skiff python                      interactive Python with `paddle` importable
 //   skiff infer model.pir --input x=file.npy|random:1x3x28x28 [--bench N]   run a saved model
+//   skiff export model.py --input-spec x:float32:-1x1x28x28 [--format pir|onnx] [-o path] [--layer NAME]
 // --python 3.12|3.13|3.14 (or SKIFF_PYTHON) picks the interpreter; default 3.13.
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -14,6 +15,7 @@ import { loadPython } from '../python/host.js';
 import { PYTHON_VERSIONS } from '../python/versions.js';
 import { runRepl } from './repl.js';
 import { type InferOptions, runInfer } from './infer.js';
+import { type ExportOptions, EXPORT_FORMATS, exportRequest, runExport } from './export.js';
 import { Collector, setActiveCollector } from '../../src/profiler/profiler.js';
 import { renderViz, VIZ_FORMATS, type VizFormat } from '../../src/viz/index.js';
 import { functionToViz } from '../../sot/graph_view.js';
@@ -105,6 +107,28 @@ export function buildProgram(): Command {
     .action((model: string, opts: InferOptions) => {
       process.stdout.write(`${runInfer(model, opts)}\n`);
       finish(0);
+    });
+
+  program
+    .command('export')
+    .description("export a Python script's model (global `model`, `build()`'s result, or --layer NAME) with paddle.jit.save or paddle.onnx.export")
+    .option('--python <version>', `Python version (${versions})`)
+    .argument('<script>', 'the Python file defining the model')
+    .option('-s, --input-spec <spec...>', 'one per forward argument: [name:][dtype:]shape, dims joined by x, -1 or None symbolic (x:float32:-1x1x28x28)')
+    .option('-f, --format <format>', `${EXPORT_FORMATS.join(' or ')}: path.pir + path.pdiparams, or path.onnx`, 'pir')
+    .option('-o, --output <path>', 'output path prefix (default: the script name without .py, in the current directory)')
+    .option('--layer <name>', 'the global to export (default `model`, else `build()`)')
+    .option('--opset <n>', 'ONNX opset (13..18)', '17')
+    .action(async (script: string, opts: ExportOptions & { python?: string }) => {
+      if (!(existsSync(script) && statSync(script).isFile())) {
+        process.stderr.write(`skiff: can't open file '${resolve(script)}': [Errno 2] No such file or directory\n`);
+        finish(2);
+      }
+      exportRequest(script, opts); // bad options fail before the interpreter starts
+      const host = await loadPython({ version: opts.python ?? program.opts().python });
+      const code = runExport(host, script, opts);
+      host.flush();
+      finish(code);
     });
 
   program

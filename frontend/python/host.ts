@@ -20,7 +20,7 @@ import { type PythonVersion, resolvePythonVersion } from './versions.js';
 export type Sink = (chunk: Uint8Array) => void;
 
 export interface HostOptions {
-  /** '3.12' | '3.13' | '3.14'; default SKIFF_PYTHON, else 3.13. */
+  /** '3.10' | '3.11' | '3.12' | '3.13' | '3.14'; default SKIFF_PYTHON, else 3.13. */
   version?: string | null;
   /** Receives Python's stdout bytes (default: process.stdout). */
   stdout?: Sink;
@@ -231,6 +231,8 @@ async function loadPyodideCached(info: PythonVersion): Promise<PyodideInterface>
     }
   }
   const py = await loadPyodide({ ...base, _makeSnapshot: true });
+  // Pyodide 0.22/0.25 (Python 3.10/3.11) cannot snapshot: skip the preload, they always start cold.
+  if (typeof (py as unknown as { makeMemorySnapshot?: unknown }).makeMemorySnapshot !== 'function') return py;
   try {
     py.runPython(SNAPSHOT_PRELOAD);
     const snap = (py as unknown as { makeMemorySnapshot(): Uint8Array }).makeMemorySnapshot();

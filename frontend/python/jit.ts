@@ -7,6 +7,7 @@
 import { buildInferenceModel, disposeModel, type InferenceModel, modelText } from '../../src/jit/save.js';
 import { encodePdiparams } from '../../src/jit/pdiparams.js';
 import { modelFromBytes, TranslatedLayer } from '../../src/jit/load.js';
+import { importPdmodel } from '../../src/jit/pdmodel/import.js';
 import { currentProgram } from '../../src/static/index.js';
 import { untracked } from '../../src/tensor/tensor.js';
 import type { Bridge } from './bridge.js';
@@ -57,6 +58,16 @@ export function jitModule(bridge: Bridge): Record<string, unknown> {
         layers.set(next, l);
         return next++;
       } finally { view.release(); }
+    }),
+    /** Loads a Paddle .pdmodel (ProgramDesc bytes) with its .pdiparams bytes (src/jit/pdmodel); returns an id. */
+    load_pdmodel: guarded((program: PyBuffer, params: PyBuffer, file: string, pfile: string) => {
+      const copy = (b: PyBuffer): Uint8Array => {
+        const view = b.getBuffer('u8');
+        try { return new Uint8Array(view.data.buffer, view.data.byteOffset, view.data.byteLength).slice(); } finally { view.release(); }
+      };
+      const l = new TranslatedLayer(importPdmodel(copy(program), copy(params), file, pfile), file);
+      layers.set(next, l);
+      return next++;
     }),
     /** The header as JSON (inputs, outputs, params with dtypes and shapes). */
     header: guarded((id: number) => JSON.stringify(layer(id).header)),

@@ -1,5 +1,5 @@
 // Which Pyodide serves which Python. Each version is a pinned npm alias of `pyodide`
-// (package.json: py312 = pyodide@0.27.7, py313 = 0.29.5, py314 = 314.0.8); one per process.
+// (package.json: py310 = pyodide@0.22.1, py311 = 0.25.1, py312 = 0.27.7, py313 = 0.29.5, py314 = 314.0.8); one per process.
 
 export interface PythonVersion {
   /** '3.13' */
@@ -11,6 +11,8 @@ export interface PythonVersion {
 }
 
 export const PYTHON_VERSIONS: readonly PythonVersion[] = [
+  { version: '3.10', pkg: 'py310', pyodide: '0.22.1' },
+  { version: '3.11', pkg: 'py311', pyodide: '0.25.1' },
   { version: '3.12', pkg: 'py312', pyodide: '0.27.7' },
   { version: '3.13', pkg: 'py313', pyodide: '0.29.5' },
   { version: '3.14', pkg: 'py314', pyodide: '314.0.8' },

@@ -6,6 +6,8 @@ TypeScript twin: models/text/bert.ts."""
 import paddle
 import paddle.nn as nn
 
+from .positions import position_ids as _position_ids
+
 
 def _normal(std):
     """PaddleNLP's init: Normal(0, initializer_range) for every Linear and Embedding weight."""
@@ -27,10 +29,10 @@ class BertEmbeddings(nn.Layer):
 
     def forward(self, input_ids, token_type_ids=None, position_ids=None):
         seq = input_ids.shape[1]
-        if seq > self.max_position_embeddings:
+        if seq > self.max_position_embeddings:  # -1: symbolic while tracing
             raise ValueError('BertEmbeddings: sequence length %d exceeds max_position_embeddings %d' % (seq, self.max_position_embeddings))
         if position_ids is None:
-            position_ids = paddle.arange(seq, dtype='int64').unsqueeze(0)
+            position_ids = _position_ids(input_ids)
         if token_type_ids is None:
             token_type_ids = paddle.zeros_like(input_ids)
         emb = self.word_embeddings(input_ids) + self.position_embeddings(position_ids) + self.token_type_embeddings(token_type_ids)

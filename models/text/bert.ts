@@ -5,6 +5,7 @@ import { Dropout, Embedding, Layer, LayerNorm, Linear, ParamAttr, Tanh, Transfor
 import { Normal } from '../../src/nn/initializer.js';
 import { paddle } from '../../src/paddle.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
+import { positionIds } from './positions.js';
 
 const T = (v: unknown): Tensor => v as Tensor;
 /** PaddleNLP's init: Normal(0, initializer_range) for every Linear and Embedding weight. */
@@ -24,8 +25,8 @@ export class BertEmbeddings extends Layer {
   }
   override forward(input_ids: Tensor, token_type_ids: Tensor | null = null, position_ids: Tensor | null = null): Tensor {
     const seq = input_ids.shape[1];
-    if (seq > this.max_position_embeddings) throw new RangeError(`BertEmbeddings: sequence length ${seq} exceeds max_position_embeddings ${this.max_position_embeddings}`);
-    const pos = position_ids ?? T(paddle.unsqueeze(paddle.arange(seq, { dtype: 'int64' }), 0));
+    if (typeof seq === 'number' && seq > this.max_position_embeddings) throw new RangeError(`BertEmbeddings: sequence length ${seq} exceeds max_position_embeddings ${this.max_position_embeddings}`);
+    const pos = position_ids ?? positionIds(input_ids);
     const types = token_type_ids ?? T(paddle.zeros_like(input_ids));
     const emb = paddle.add(paddle.add(this.word_embeddings.call(input_ids), this.position_embeddings.call(pos)), this.token_type_embeddings.call(types));
     return T(this.dropout.call(this.layer_norm.call(emb)));

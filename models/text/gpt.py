@@ -7,6 +7,8 @@ import paddle
 import paddle.nn as nn
 import paddle.nn.functional as F
 
+from .positions import causal_mask, position_ids as _position_ids
+
 
 def _normal(std):
     return paddle.ParamAttr(initializer=nn.initializer.Normal(0.0, std))
@@ -22,10 +24,10 @@ class GPTEmbeddings(nn.Layer):
 
     def forward(self, input_ids, position_ids=None):
         seq = input_ids.shape[1]
-        if seq > self.max_position_embeddings:
+        if seq > self.max_position_embeddings:  # -1: symbolic while tracing
             raise ValueError('GPTEmbeddings: sequence length %d exceeds max_position_embeddings %d' % (seq, self.max_position_embeddings))
         if position_ids is None:
-            position_ids = paddle.arange(seq, dtype='int64').unsqueeze(0)
+            position_ids = _position_ids(input_ids)
         return self.dropout(self.word_embeddings(input_ids) + self.position_embeddings(position_ids))
 
 
@@ -45,9 +47,8 @@ class GPTModel(nn.Layer):
     def forward(self, input_ids, position_ids=None):
         if input_ids.ndim != 2:
             raise ValueError('GPTModel: input_ids must be [batch, seq], got shape %s' % input_ids.shape)
-        seq = input_ids.shape[1]
         # lower-triangular keep-mask (True = attend): the layers turn False into -1e9
-        causal = paddle.tril(paddle.ones([seq, seq], dtype='int64')).astype('bool')
+        causal = causal_mask(input_ids)
         return self.decoder(self.embeddings(input_ids, position_ids), causal)
 
 

@@ -6,6 +6,7 @@ import { Dropout, Embedding, Layer, LayerNorm, ParamAttr, TransformerEncoder, Tr
 import { Normal } from '../../src/nn/initializer.js';
 import { paddle } from '../../src/paddle.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
+import { causalMask, positionIds } from './positions.js';
 
 const T = (v: unknown): Tensor => v as Tensor;
 const normal = (std: number) => new ParamAttr({ initializer: new Normal(0, std) });
@@ -20,8 +21,8 @@ export class GPTEmbeddings extends Layer {
   }
   override forward(input_ids: Tensor, position_ids: Tensor | null = null): Tensor {
     const seq = input_ids.shape[1];
-    if (seq > this.max_position_embeddings) throw new RangeError(`GPTEmbeddings: sequence length ${seq} exceeds max_position_embeddings ${this.max_position_embeddings}`);
-    const pos = position_ids ?? T(paddle.unsqueeze(paddle.arange(seq, { dtype: 'int64' }), 0));
+    if (typeof seq === 'number' && seq > this.max_position_embeddings) throw new RangeError(`GPTEmbeddings: sequence length ${seq} exceeds max_position_embeddings ${this.max_position_embeddings}`);
+    const pos = position_ids ?? positionIds(input_ids);
     return T(this.dropout.call(paddle.add(this.word_embeddings.call(input_ids), this.position_embeddings.call(pos))));
   }
 }
@@ -44,9 +45,8 @@ export class GPTModel extends Layer {
   }
   override forward(input_ids: Tensor, position_ids: Tensor | null = null): Tensor {
     if (input_ids.ndim !== 2) throw new RangeError(`GPTModel: input_ids must be [batch, seq], got shape [${input_ids.shape.join(', ')}]`);
-    const seq = input_ids.shape[1];
     // lower-triangular keep-mask (true = attend): the layers turn false into -1e9
-    const causal = paddle.cast(paddle.tril(paddle.ones([seq, seq], 'int64')), 'bool');
+    const causal = causalMask(input_ids);
     return T(this.decoder.call(this.embeddings.call(input_ids, position_ids), causal));
   }
 }

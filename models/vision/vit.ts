@@ -129,7 +129,10 @@ export class VisionTransformer extends Layer {
   }
   forward_features(x: Tensor): Tensor {
     let h = T(this.patch_embed.call(x));
-    const cls = paddle.expand(this.cls_token, [x.shape[0], -1, -1]);
+    // A symbolic batch (a traced program) cannot be an expand size: broadcasting the class
+    // token against zeros shaped like one patch row gives the same [N, 1, D].
+    const cls = typeof x.shape[0] === 'number' ? paddle.expand(this.cls_token, [x.shape[0], -1, -1])
+      : paddle.add(this.cls_token, paddle.zeros_like(T(h.get(':', '0:1'))));
     h = T(this.pos_drop.call(paddle.add(paddle.concat([cls, h], 1), this.pos_embed)));
     for (const blk of this.blocks) h = T(blk.call(h));
     return T(T(this.norm.call(h)).get(':', 0));

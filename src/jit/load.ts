@@ -5,13 +5,15 @@
 // parser and the verifier (SSA, types, op signatures), the program's feeds/parameters/fetches
 // must be exactly the header's, and the parameter file is read with every size checked before
 // allocating (pdiparams.ts). Every error names the file.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { compile, type Executable } from '../executor/index.js';
 import { fromPir } from '../executor/from_pir.js';
 import { type Operation, parseProgram, type Program as PirProgram, type TensorType, verify } from '../pir/index.js';
 import { type DType, isDType } from '../tensor/dtype.js';
 import { Tensor, untracked } from '../tensor/tensor.js';
 import { decodePdiparams, ModelFileError } from './pdiparams.js';
+import { importPdmodel } from './pdmodel/import.js';
+import { checkValueSizes } from './limits.js';
 import { HEADER_PREFIX, type InferenceModel, MODEL_FORMAT_VERSION, type ModelHeader, type TensorInfo } from './save.js';
 
 export { ModelFileError } from './pdiparams.js';
@@ -73,6 +75,7 @@ export function parseModelText(text: string, file: string): { header: ModelHeade
     throw new ModelFileError(`${file}: invalid program: ${(e as Error).message}`);
   }
   checkBoundary(program, header, file);
+  checkValueSizes(program, file);
   return { header, program };
 }
 
@@ -107,12 +110,25 @@ function checkBoundary(program: PirProgram, header: ModelHeader, file: string): 
   }
 }
 
-/** Reads a saved model (path prefix, or explicit files) into memory. */
+/**
+ * The program and parameter files of a model path: `m.pir` / `m.pdmodel` (Paddle's ProgramDesc)
+ * as given, or a prefix: `prefix.pir`, else `prefix.pdmodel` when only that exists.
+ */
+export function resolveModelFiles(path: string, paramsFile?: string): { file: string; pfile: string } {
+  let file = path;
+  if (paramsFile === undefined && !path.endsWith('.pir') && !path.endsWith('.pdmodel')) {
+    file = !existsSync(`${path}.pir`) && existsSync(`${path}.pdmodel`) ? `${path}.pdmodel` : `${path}.pir`;
+  }
+  const stem = file.endsWith('.pdmodel') ? file.slice(0, -'.pdmodel'.length) : file.endsWith('.pir') ? file.slice(0, -'.pir'.length) : file;
+  return { file, pfile: paramsFile ?? `${stem}.pdiparams` };
+}
+
+/** Reads a saved model (path prefix, or explicit files) into memory; `.pdmodel` files are translated (pdmodel/import.ts). */
 export function readModel(path: string, paramsFile?: string): InferenceModel {
-  const file = paramsFile === undefined && !path.endsWith('.pir') ? `${path}.pir` : path;
-  const pfile = paramsFile ?? `${file.slice(0, -'.pir'.length)}.pdiparams`;
+  const { file, pfile } = resolveModelFiles(path, paramsFile);
   const bytes = readFile(file);
   if (bytes.length > MAX_TEXT_BYTES) throw new ModelFileError(`${file}: ${bytes.length} bytes is more than a model text may have`);
+  if (file.endsWith('.pdmodel')) return importPdmodel(bytes, () => readFile(pfile), file, pfile);
   return modelFromBytes(bytes.toString('utf8'), () => readFile(pfile), file, pfile);
 }
 
@@ -141,12 +157,22 @@ export class TranslatedLayer {
 
   constructor(readonly model: InferenceModel, private readonly file = 'model') {
     this.header = model.header;
-    const g = untracked(() => fromPir(model.program));
+    let g: ReturnType<typeof fromPir>;
+    try {
+      g = untracked(() => fromPir(model.program));
+    } catch (e) {
+      // a verified program can still hold ops the executor has no kernel for (a damaged op name)
+      throw new ModelFileError(`${file}: the program cannot be executed: ${(e as Error).message}`);
+    }
     for (const c of g.constants) c._adoptByGC();
     const byName = new Map(model.header.params.map((p, i) => [p.name, model.params[i]]));
     this.bound = [...g.params.map((n) => byName.get(n)!), ...g.constants];
     this.feedOrder = model.header.inputs.map((info) => g.feeds.indexOf(info.name));
-    this.exe = compile(g.graph, { hostFns: g.hostFns });
+    try {
+      this.exe = compile(g.graph, { hostFns: g.hostFns });
+    } catch (e) {
+      throw new ModelFileError(`${file}: the program cannot be compiled: ${(e as Error).message}`);
+    }
   }
 
   /** Input / output names, as Paddle's predictor reports them. */
@@ -169,7 +195,13 @@ export class TranslatedLayer {
     const ordered = new Array<Tensor>(inputs.length);
     this.feedOrder.forEach((k, i) => { ordered[k] = inputs[i]; });
     this.signatures.add(sigOf(inputs));
-    return this.exe.run(ordered, this.bound);
+    try {
+      return this.exe.run(ordered, this.bound);
+    } catch (e) {
+      // A model whose shapes only hold for some inputs fails here: say which model.
+      if (e instanceof Error && !e.message.startsWith(`${this.file}:`)) e.message = `${this.file}: ${e.message}`;
+      throw e;
+    }
   }
 
   forward(...inputs: Tensor[]): Tensor | Tensor[] {
@@ -190,11 +222,12 @@ export class TranslatedLayer {
 }
 
 /**
- * Loads a model saved by paddle.jit.save (`path` is the prefix given to save, or the .pir file).
+ * Loads a model saved by paddle.jit.save (`path` is the prefix given to save, or the .pir file),
+ * or a Paddle 2.x inference model (`prefix` of / the `.pdmodel` file, with its `.pdiparams`).
  * @example const layer = paddle.jit.load('/tmp/lenet'); const y = layer.call(x);
  */
 export function load(path: string): TranslatedLayer {
   if (typeof path !== 'string' || !path) throw new TypeError('paddle.jit.load: path must be a non-empty string');
   const m = readModel(path);
-  return new TranslatedLayer(m, path.endsWith('.pir') ? path : `${path}.pir`);
+  return new TranslatedLayer(m, resolveModelFiles(path).file);
 }

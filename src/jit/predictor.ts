@@ -4,20 +4,21 @@
 // input-shape signature, so a second run at a seen shape reuses it.
 import { to_tensor, type TensorData } from '../tensor/creation.js';
 import { Tensor, untracked } from '../tensor/tensor.js';
-import { readModel, TranslatedLayer } from './load.js';
+import { readModel, resolveModelFiles, TranslatedLayer } from './load.js';
 
 /**
  * Where the model is: `new Config(prefix)` (prefix.pir + prefix.pdiparams) or
- * `new Config('m.pir', 'm.pdiparams')`.
+ * `new Config('m.pir', 'm.pdiparams')`; Paddle's `m.pdmodel` (or a prefix with only a .pdmodel) is translated.
  */
 export class Config {
   progFile: string;
   paramsFile: string;
   cpuThreads = 0;
   constructor(modelPathOrProg: string, paramsFile?: string) {
-    if (typeof modelPathOrProg !== 'string' || !modelPathOrProg) throw new TypeError('paddle.inference.Config: give a model path prefix or a .pir file');
-    this.progFile = paramsFile !== undefined || modelPathOrProg.endsWith('.pir') ? modelPathOrProg : `${modelPathOrProg}.pir`;
-    this.paramsFile = paramsFile ?? `${this.progFile.replace(/\.pir$/, '')}.pdiparams`;
+    if (typeof modelPathOrProg !== 'string' || !modelPathOrProg) throw new TypeError('paddle.inference.Config: give a model path prefix, a .pir or a .pdmodel file');
+    const { file, pfile } = resolveModelFiles(modelPathOrProg, paramsFile);
+    this.progFile = file;
+    this.paramsFile = pfile;
   }
   set_model(prog: string, params: string): void { this.progFile = prog; this.paramsFile = params; }
   prog_file(): string { return this.progFile; }

@@ -52,6 +52,13 @@ export class StaticCache {
   constructor(readonly k: TensorLike, readonly v: TensorLike) {}
 }
 
+
+/**
+ * A leading dim for reshape: its size, or 0 ("copy the input's dim", as Paddle's own
+ * MultiHeadAttention writes it) when it is symbolic, so a traced program keeps a dynamic
+ * batch / length (paddle.jit.save, paddle.onnx.export with InputSpec None dims).
+ */
+const keepDim = (d: unknown): number => (typeof d === 'number' ? d : 0);
 /**
  * MultiHeadAttention(embed_dim, num_heads, dropout=0., kdim=None, vdim=None, need_weights=False, weight_attr=None, bias_attr=None):
  * q_proj/k_proj/v_proj/out_proj Linears. forward(query, key=None, value=None, attn_mask=None, cache=None)
@@ -86,7 +93,7 @@ export class MultiHeadAttention extends Layer {
   /** [B, L, E] → [B, heads, L, head_dim]. */
   private heads(x: TensorLike): TensorLike {
     const [b, l] = shapeOf(x);
-    return op('transpose', [op('reshape', [x, [b, l, this.num_heads, this.head_dim]]), [0, 2, 1, 3]]);
+    return op('transpose', [op('reshape', [x, [keepDim(b), keepDim(l), this.num_heads, this.head_dim]]), [0, 2, 1, 3]]);
   }
 
   /** Keys and values projected and split into heads: [B, heads, L, head_dim] each. */
@@ -128,9 +135,9 @@ export class MultiHeadAttention extends Layer {
       // The fused kernel takes [batch, len, heads, head_dim] as it is: no transposes, no [Lq, Lk] matrix.
       this.checkKV(key, value);
       const [kp, vp] = [this.k_proj.call(key), this.v_proj.call(value)];
-      const split = (t: TensorLike) => { const [b, l] = shapeOf(t); return op('reshape', [t, [b, l, this.num_heads, this.head_dim]]); };
+      const split = (t: TensorLike) => { const [b, l] = shapeOf(t); return op('reshape', [t, [keepDim(b), keepDim(l), this.num_heads, this.head_dim]]); };
       const o = op('scaled_dot_product_attention', [split(qp), split(kp), split(vp), mask, { dropout_p: 0, is_causal: false, training: false }]);
-      return this.out_proj.call(op('reshape', [o, [qs[0], qs[1], this.embed_dim]]));
+      return this.out_proj.call(op('reshape', [o, [keepDim(qs[0]), keepDim(qs[1]), this.embed_dim]]));
     }
     const q = this.heads(qp);
     let [k, v] = cache instanceof StaticCache ? [cache.k, cache.v] : this.compute_kv(key, value);
@@ -144,7 +151,7 @@ export class MultiHeadAttention extends Layer {
     let weights = op('softmax', [product, -1]);
     if (this.dropout) weights = op('dropout', [weights, { p: this.dropout, training: this.training, mode: 'upscale_in_train' }]);
     const o = op('transpose', [op('matmul', [weights, v]), [0, 2, 1, 3]]);
-    const out = this.out_proj.call(op('reshape', [o, [qs[0], qs[1], this.embed_dim]]));
+    const out = this.out_proj.call(op('reshape', [o, [keepDim(qs[0]), keepDim(qs[1]), this.embed_dim]]));
     const outs: (TensorLike | AttentionCache | StaticCache)[] = [out];
     if (this.need_weights) outs.push(weights);
     if (cache) outs.push(cache);

@@ -110,7 +110,7 @@ interface Plan {
   yNew: number[];
 }
 
-function planOf(what: string, shape: readonly number[], items: readonly Norm[]): Plan {
+function planOf(what: string, shape: readonly Dim[], items: readonly Norm[]): Plan {
   const p: Plan = { axes: [], starts: [], ends: [], steps: [], squeeze: [], insert: [], adv: [], yNew: [] };
   let d = 0, y = 0;
   for (const it of items) {
@@ -128,6 +128,14 @@ function planOf(what: string, shape: readonly number[], items: readonly Norm[]):
       continue;
     }
     const n = shape[d];
+    // A symbolic dim (a traced program value) allows what needs no size: a non-negative int or ':'.
+    if (typeof n !== 'number') {
+      const full = it.k === 'slice' && it.s.start == null && it.s.stop == null && (it.s.step ?? 1) === 1;
+      if (it.k === 'int' && it.v >= 0) { p.axes.push(d); p.starts.push(it.v); p.ends.push(it.v + 1); p.steps.push(1); p.squeeze.push(d); d++; continue; }
+      if (!full) throw new TypeError(`${what}: axis ${d} has a symbolic size; only ':' or a non-negative int can index it`);
+      d++; y++;
+      continue;
+    }
     if (it.k === 'int') {
       if (it.v < -n || it.v >= n) throw new IndexError(`${what}: index ${it.v} is out of bounds for axis ${d} with size ${n}`);
       const i = it.v < 0 ? it.v + n : it.v;
@@ -228,13 +236,13 @@ function staticShape(what: string, x: TensorLike): number[] {
  */
 export function get_item(x: TensorLike, items: readonly AdvIndexItem[]): TensorLike {
   const what = 'Tensor.get';
-  const shape = staticShape(what, x);
   const temps: Tensor[] = [];
   let result: TensorLike | null = null;
   try {
-    const plan = planOf(what, shape, normalize(what, shape.length, items, temps));
+    const plan = planOf(what, x.shape, normalize(what, x.shape.length, items, temps));
     const y = basicView(x, plan, true, temps);
     if (!plan.adv.length) return (result = y);
+    const shape = staticShape(what, x);
     // One bool mask covering every dim of y: masked_select gives the 1-D result directly.
     const a0 = plan.adv[0];
     if (plan.adv.length === 1 && a0.t.dtype === 'bool' && a0.rank === y.shape.length && a0.rank > 0) return (result = run1('masked_select', [y, a0.t]));

@@ -6,6 +6,7 @@
 //   const y = paddle.static.program_guard(main, () => paddle.nn.functional.relu(paddle.matmul(paddle.static.data('x', [null, 4]), w)));
 //   const [out] = new paddle.static.Executor().run(main, { feed: { x }, fetch_list: [y] });
 import { setitem, surface } from '../ops/index.js';
+import { type AdvIndexItem, get_item } from '../ops/adv_index.js';
 import { Value } from '../pir/index.js';
 import { bindParameter, create_parameter, data } from './api.js';
 import { append_backward, gradients } from './backward.js';
@@ -40,6 +41,14 @@ for (const [m, fn] of surface.methods) {
   if (m in Value.prototype) continue;
   Object.defineProperty(Value.prototype, m, {
     value: function (this: Value, ...args: unknown[]) { return fn(this, ...args); },
+    writable: true, configurable: true,
+  });
+}
+// x.get(...items) (src/ops/adv_index.ts): indexing works on traced values as on tensors (BERT's
+// pooler takes h.get(':', 0)); basic items keep symbolic dims.
+if (!('get' in Value.prototype)) {
+  Object.defineProperty(Value.prototype, 'get', {
+    value: function (this: Value, ...items: AdvIndexItem[]) { return get_item(this as never, items.length === 1 && typeof items[0] === 'string' ? items[0].split(',') : items); },
     writable: true, configurable: true,
   });
 }

@@ -1,13 +1,17 @@
-// Bad model files: truncated, corrupted, wrong-version or inconsistent .pir / .pdiparams raise
-// a ModelFileError naming the file and the problem (never a crash or a huge allocation), plus a
-// small deterministic mutation fuzz over a saved model.
+// Bad model files: truncated, corrupted, wrong-version or inconsistent .pir / .pdmodel /
+// .pdiparams raise a ModelFileError naming the file and the problem (never a crash or a huge
+// allocation), plus deterministic mutation fuzzing over saved models (model_fuzz.ts; the long
+// run is bench/fuzz_models.ts).
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paddle } from '../../src/paddle.js';
 import { decodePdiparams, encodePdiparams, ModelFileError } from '../../src/jit/pdiparams.js';
+import { encodeProgramDesc as encodeDesc } from '../../src/jit/pdmodel/schema.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
+import { fuzzModels, makeBaseModels } from './model_fuzz.js';
+import { F, L, PdModelBuilder } from './pdmodel_builder.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'skiff-jit-bad-'));
 const base = join(dir, 'base');
@@ -68,6 +72,9 @@ describe('bad model files', () => {
     const cyc = text.replace('"pd_op.fused_gemm_epilogue" (%0,', '"pd_op.fused_gemm_epilogue" (%3,');
     expectFileError(variant(cyc), '.pir', /invalid program/);
     expectFileError(variant(text.replace(/parameter_name:"([^"]+)"/, 'parameter_name:"other"')), '.pir', /parameter 'other', which the header does not list/);
+    // a consistent program whose values are 32 GB: refused before anything is allocated
+    const huge = text.replace(/s0x/g, '2000000000x').replace('shape[s0, 4]', 'shape[2000000000, 4]').replace('[-1,4]', '[2000000000,4]').replace('[-1,3]', '[2000000000,3]');
+    expectFileError(variant(huge), '.pir', /"pd_op.data" produces tensor<2000000000x4xf32>, 32000000000 bytes/);
     // a fused op with a wrong operand type
     expectFileError(variant(text.replace('tensor<4x3xf32>, tensor<3xf32>) ->', 'tensor<4x3xf64>, tensor<3xf32>) ->')), '.pir', /invalid program/);
   });
@@ -119,6 +126,63 @@ describe('bad model files', () => {
       } catch (e) {
         expect(e instanceof ModelFileError || /v\d+\.pir/.test((e as Error).message), `case ${i}: ${(e as Error).message}`).toBe(true);
       }
+    }
+  });
+
+  it('Paddle .pdmodel files: truncated, wrong version, huge dims, parameter mismatches, hostile shapes', () => {
+    const good = (): PdModelBuilder => {
+      const b = new PdModelBuilder();
+      b.feed('x', [-1, 4]);
+      b.param('w', paddle.ones([4, 3]));
+      b.op('matmul_v2', { X: 'x', Y: 'w' }, { Out: 'y' });
+      b.fetch('y');
+      return b;
+    };
+    const write = (model: Uint8Array, params: Uint8Array): string => {
+      const prefix = join(dir, `pd${k++}`);
+      writeFileSync(`${prefix}.pdmodel`, model);
+      writeFileSync(`${prefix}.pdiparams`, params);
+      return prefix;
+    };
+    const { model, params: p } = good().encode();
+    expect((paddle.jit.load(write(model, p)).call(paddle.ones([2, 4])) as Tensor).tolist()).toEqual([[4, 4, 4], [4, 4, 4]]);
+    expectFileError(write(model.subarray(0, model.length - 7), p), '.pdmodel', /not a Paddle ProgramDesc \(protobuf decoding failed/);
+    expectFileError(write(model, p.subarray(0, p.length - 1)), '.pdiparams', /truncated: parameter 'w' data/);
+    const v = good(); v.version = 4_000_000;
+    expectFileError(write(v.encode().model, p), '.pdmodel', /ProgramDesc version 4000000 is not supported/);
+    // the VarDesc says float64: the parameter stream holds float32
+    const d = good().desc();
+    d.blocks![0].vars!.find((x) => x.name === 'w')!.type.lod_tensor!.tensor.data_type = 6;
+    expectFileError(write(encodeDesc(d), p), '.pdiparams', /parameter 'w' has dtype float32, the model expects float64/);
+    const s = good().desc();
+    s.blocks![0].vars!.find((x) => x.name === 'w')!.type.lod_tensor!.tensor.dims = [3, 4];
+    expectFileError(write(encodeDesc(s), p), '.pdiparams', /parameter 'w' has shape \[4, 3\], the model expects \[3, 4\]/);
+    const h = good().desc();
+    h.blocks![0].vars!.find((x) => x.name === 'w')!.type.lod_tensor!.tensor.dims = [2 ** 40, 2 ** 40];
+    expectFileError(write(encodeDesc(h), p), '.pdiparams', /parameter 'w' has shape \[4, 3\], the model expects \[1099511627776, 1099511627776\]/);
+    // a constant of 40 GB is refused before anything allocates it
+    const big = good();
+    big.op('fill_constant', {}, { Out: 'c' }, { shape: L([100000, 100000]), value: F(1), dtype: 5 });
+    big.op('reduce_sum', { X: 'c' }, { Out: 'cs' }, { reduce_all: true });
+    big.op('elementwise_add', { X: 'y', Y: 'cs' }, { Out: 'z' });
+    big.fetch('z');
+    const bm = big.encode();
+    expectFileError(write(bm.model, bm.params), '.pdmodel', /op 2 'fill_constant': full would produce float32\[100000, 100000\]/);
+    // a cycle: the op reads what it writes
+    const cyc = good().desc();
+    cyc.blocks![0].ops![1].inputs![0].arguments = ['y'];
+    expectFileError(write(encodeDesc(cyc), p), '.pdmodel', /op 1 'matmul_v2': input X reads variable 'y', which no earlier op/);
+  });
+
+  it('mutation fuzz over .pir, .pdmodel and .pdiparams: load and run, or an Error naming the file', () => {
+    const base = makeBaseModels(dir);
+    for (const seed of [1, 2]) {
+      const stats = fuzzModels(dir, base, 150, seed);
+      expect(stats.findings, stats.findings.join('\n')).toEqual([]);
+      expect(stats.cases).toBe(150);
+      // both outcomes occur: the mutations are neither all harmless nor all fatal
+      expect(stats.ran).toBeGreaterThan(5);
+      expect(stats.rejected).toBeGreaterThan(80);
     }
   });
 });

@@ -37,6 +37,7 @@ describe('skiff infer', () => {
     const out = runInfer(`${model}.pir`, { input: [`x=${join(dir, 'x.npy')}`] });
     expect(out).toContain('output_0: float32[2, 2]');
     expect(out).toMatch(/\[\[2\.?0*, +5\.?0*\],\s+\[4\.?0*, +9\.?0*\]\]/);
+    expect(out).toContain('predicted class per row (argmax over 2): [1, 1]');
     expect(readNpy(join(dir, 'x.npy')).tolist()).toEqual([[1, 2], [3, 4]]);
   });
 

@@ -32,8 +32,20 @@ def host_dir(path=None, prefix='skiff-'):
         raise error()
     import pyodide_js
     if not os.path.isdir(r) or not os.listdir(r):
-        pyodide_js.mountNodeFS(r, r)
+        _mount_node_dir(pyodide_js, r)
     return r
+
+
+def _mount_node_dir(pyodide_js, r):
+    # Recent Pyodides have mountNodeFS; 0.22 and 0.25 (Python 3.10, 3.11) mount NODEFS through FS.
+    if hasattr(pyodide_js, 'mountNodeFS'):
+        pyodide_js.mountNodeFS(r, r)
+        return
+    import js
+    from pyodide.ffi import to_js
+    fs = pyodide_js.FS
+    fs.mkdirTree(r)
+    fs.mount(fs.filesystems.NODEFS, to_js({'root': r}, dict_converter=js.Object.fromEntries), r)
 
 
 def host_env(name, default=None):

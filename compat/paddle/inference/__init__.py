@@ -10,21 +10,20 @@
 The model is compiled once; the executor keeps one plan per input-shape signature, so runs at a
 shape already seen reuse it.
 """
-from ..jit._save import load_files
+from ..jit._save import load_files, model_files
 
 __all__ = ['Config', 'create_predictor', 'Predictor', 'Tensor']
 
 
 class Config:
-    """Where the model is: Config(prefix), Config('m.pir', 'm.pdiparams'), or set_model later."""
+    """Where the model is: Config(prefix), Config('m.pir', 'm.pdiparams'), Paddle's
+    Config('m.pdmodel', 'm.pdiparams'), or set_model later."""
 
     def __init__(self, model_path=None, params_file=None):
         self._prog = self._params = None
         self._threads = 1
         if model_path is not None:
-            if params_file is None and not model_path.endswith('.pir'):
-                model_path += '.pir'
-            self.set_model(model_path, params_file if params_file is not None else model_path[:-len('.pir')] + '.pdiparams')
+            self.set_model(*model_files(model_path, params_file))
 
     def set_model(self, prog_file, params_file):
         self._prog, self._params = prog_file, params_file

@@ -263,9 +263,14 @@ def _read(path, mode):
 
 
 def load_files(prog_file, params_file):
-    """A TranslatedLayer from explicit .pir / .pdiparams files (paddle.inference uses this)."""
+    """A TranslatedLayer from explicit .pir (or Paddle .pdmodel) / .pdiparams files (paddle.inference uses this)."""
     import json
     raw = _read(prog_file, 'rb')
+    if prog_file.endswith('.pdmodel'):
+        # Paddle 2.x ProgramDesc: translated to a Skiff program in TypeScript (src/jit/pdmodel)
+        params = _read(params_file, 'rb')
+        lid = _check(_jit.load_pdmodel(raw, params, prog_file, params_file))
+        return TranslatedLayer(lid, json.loads(_check(_jit.header(lid))), prog_file)
     try:
         text = raw.decode('utf-8')
     except UnicodeDecodeError as e:
@@ -275,9 +280,20 @@ def load_files(prog_file, params_file):
     return TranslatedLayer(lid, json.loads(_check(_jit.header(lid))), prog_file)
 
 
+def model_files(path, params_file=None):
+    """(program file, parameter file) of a model path: a .pir / .pdmodel file, or a prefix
+    (prefix.pir, else prefix.pdmodel when only that exists)."""
+    prog = path
+    if params_file is None and not path.endswith('.pir') and not path.endswith('.pdmodel'):
+        prog = path + '.pdmodel' if not os.path.exists(path + '.pir') and os.path.exists(path + '.pdmodel') else path + '.pir'
+    if params_file is None:
+        params_file = prog[:prog.rindex('.')] + '.pdiparams' if prog.endswith(('.pir', '.pdmodel')) else prog + '.pdiparams'
+    return prog, params_file
+
+
 def load(path, **configs):
-    """Loads a model saved by paddle.jit.save (`path` as given to save, or the .pir file)."""
+    """Loads a model saved by paddle.jit.save (`path` as given to save, or the .pir file), or a
+    Paddle 2.x inference model (`path` prefix of, or the, .pdmodel file with its .pdiparams)."""
     if not isinstance(path, str) or not path:
         raise TypeError('paddle.jit.load: path must be a non-empty string')
-    prog = path if path.endswith('.pir') else path + '.pir'
-    return load_files(prog, prog[:-len('.pir')] + '.pdiparams')
+    return load_files(*model_files(path))

@@ -66,6 +66,16 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
     cond_fn = cond
     if not isinstance(loop_vars, (list, tuple)) or not loop_vars:
         raise TypeError('while_loop: loop_vars must be a non-empty list')
+    if not any(isinstance(v, Variable) for v in loop_vars):
+        # Eager loop vars (dynamic mode, as Paddle's dygraph branch): simply loop, like cond does.
+        import paddle
+        if paddle.in_dynamic_mode():
+            vs = list(loop_vars)
+            while bool(cond_fn(*vs)):
+                vs, _ = _flat(body(*vs))
+                if len(vs) != len(loop_vars):
+                    raise TypeError('while_loop: body returns %d value(s) for %d loop var(s)' % (len(vs), len(loop_vars)))
+            return vs
     r = _js.check(_js.while_begin(_spec(loop_vars)))
     h, ids = r.split(';')
     h = int(h)

@@ -15,7 +15,8 @@ export interface InterpreterInfo {
   readonly haveArgument: number;
   /** dis.cmp_op: COMPARE_OP's comparison names. */
   readonly cmpOp: readonly string[];
-  /** BINARY_OP's operator symbols by oparg (dis._nb_ops): '+', '+=', '[]' (3.14 subscr), ... */
+  /** BINARY_OP's operator symbols by oparg (dis._nb_ops): '+', '+=', '[]' (3.14 subscr), ...; on 3.10
+   * (no BINARY_OP) the same symbols in 3.11's order, used only by Skiff's concrete BINARY_OP steps. */
   readonly binaryOps: readonly string[];
   /** CALL_INTRINSIC_1 / _2 function names by oparg. */
   readonly intrinsic1: readonly string[];
@@ -38,6 +39,9 @@ def _skiff_interp_info():
     else:
         jumps = sorted(set(dis.hasjrel) | set(dis.hasjabs))
     nb = [sym for _, sym in getattr(dis, '_nb_ops', [])]
+    if not nb:  # 3.10 has one opcode per operator (BINARY_ADD, ...): Skiff's own numbering for its BINARY_OP steps
+        nb = '+ & // << @ * % | ** >> - / ^'.split()
+        nb += [s + '=' for s in nb]
     i1 = list(getattr(dis, '_intrinsic_1_descs', []))
     i2 = list(getattr(dis, '_intrinsic_2_descs', []))
     common = [c.__name__ for c in getattr(opcode, '_common_constants', [])]

@@ -1,6 +1,6 @@
 // Calls, function creation and returns.
 import { GraphBreak } from '../../../sot/graph_breaks.js';
-import { CellVar, ConstVar, DictVar, FunctionVar, NullVar, ObjectVar, TupleVar, type Variable } from '../../../sot/variables.js';
+import { CellVar, ConstVar, DictVar, FunctionVar, NULL, NullVar, ObjectVar, TupleVar, type Variable } from '../../../sot/variables.js';
 import { callVar, getIter } from '../sot/semantics.js';
 import type { Translator } from '../sot/translator.js';
 import type { HandlerTable } from './types.js';
@@ -11,7 +11,7 @@ function strOf(v: Variable): string {
 }
 
 /** Pops [a, b, args...] in the version's order and calls. */
-function doCall(tx: Translator, argc: number, kwNames: string[]): void {
+export function doCall(tx: Translator, argc: number, kwNames: string[]): void {
   const args = tx.frame.popN(argc);
   const b = tx.frame.pop(), a = tx.frame.pop();
   let fn: Variable, self: Variable | null;
@@ -47,7 +47,7 @@ export const CALLS: HandlerTable = {
     let kw = hasKw ? tx.frame.pop() : null;
     if (kw instanceof NullVar || (kw instanceof ConstVar && kw.value.k === 'none')) kw = null;
     const args = tx.frame.pop();
-    const b = tx.frame.pop(), a = tx.frame.pop();
+    const b = tx.frame.pop(), a = tx.v.callHasNullSlot ? tx.frame.pop() : NULL;  // 3.10: [callable, args, kwargs?]
     const fn = tx.v.callableFirst ? a : (a instanceof NullVar ? b : a);
     const it = getIter(tx, args);
     const positional = (it as unknown as { items: Variable[] }).items.slice();
@@ -60,6 +60,7 @@ export const CALLS: HandlerTable = {
     if (r !== undefined) tx.frame.push(r);
   },
   MAKE_FUNCTION(tx, ins) {
+    if (tx.v.makeFunctionQualname) tx.frame.pop();  // 3.10: the qualified name (the code object has its own)
     const codeVar = tx.frame.pop();
     let closure: CellVar[] = [], defaults: Variable[] = [], kwdefaults: DictVar | null = null;
     if (tx.v.makeFunctionFlags) {
@@ -86,7 +87,6 @@ export const CALLS: HandlerTable = {
     const c = tx.code.consts[ins.arg];
     return tx.returnValue(c.k === 'tensor' ? tx.constTensor(c.t) : tx.fromRt(c, null, false));
   },
-  RAISE_VARARGS() { throw new GraphBreak('SOT007', 'raise'); },
 };
 
 function cellsOf(v: Variable): CellVar[] {

@@ -1,8 +1,10 @@
 // Jumps, branches and loops. Branches on Python values are followed (their inputs are guarded
-// through their sources); a branch on a tensor's value breaks the graph.
+// through their sources); a branch on a tensor's value breaks the graph, unless the code asks
+// for control-flow capture (sot/capture_cf.ts), which records both sides into an if node.
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { ConstVar, IterVar, NullVar, ObjectVar, TensorVar } from '../../../sot/variables.js';
 import { getIter, truthy } from '../sot/semantics.js';
+import { captureBranch, captureEnabled } from '../sot/capture_cf.js';
 import type { Translator } from '../sot/translator.js';
 import type { Instruction } from '../bytecode/decode.js';
 import type { HandlerTable } from './types.js';
@@ -32,8 +34,16 @@ export const JUMPS: HandlerTable = {
   JUMP_BACKWARD_NO_INTERRUPT: jump,
   JUMP: jump,
   JUMP_NO_INTERRUPT: jump,
-  POP_JUMP_IF_TRUE(tx, ins) { if (truthy(tx, tx.frame.pop())) jump(tx, ins); },
-  POP_JUMP_IF_FALSE(tx, ins) { if (!truthy(tx, tx.frame.pop())) jump(tx, ins); },
+  POP_JUMP_IF_TRUE(tx, ins) {
+    const v = tx.frame.pop();
+    if (v instanceof TensorVar && captureEnabled(tx)) return captureBranch(tx, ins, v);
+    if (truthy(tx, v)) jump(tx, ins);
+  },
+  POP_JUMP_IF_FALSE(tx, ins) {
+    const v = tx.frame.pop();
+    if (v instanceof TensorVar && captureEnabled(tx)) return captureBranch(tx, ins, v);
+    if (!truthy(tx, v)) jump(tx, ins);
+  },
   POP_JUMP_IF_NONE(tx, ins) {
     const v = tx.frame.pop();
     const r = isNone(v);

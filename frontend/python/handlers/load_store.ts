@@ -11,17 +11,25 @@ function loadFast(tx: Translator, i: number): Variable {
   const v = tx.frame.locals[i];
   if (v === undefined) {
     const name = tx.frame.localName(i);
-    throw new GraphBreak('SOT007', `unbound local '${name}'`, { type: 'UnboundLocalError', message: `cannot access local variable '${name}' where it is not associated with a value` });
+    throw new GraphBreak('SOT007', `unbound local '${name}'`, { type: 'UnboundLocalError', message: unboundLocalMessage(tx, name) });
   }
   return v;
+}
+
+/** CPython's wording, which 3.11 changed. */
+function unboundLocalMessage(tx: Translator, name: string): string {
+  return tx.v.minor <= 10 ? `local variable '${name}' referenced before assignment` : `cannot access local variable '${name}' where it is not associated with a value`;
 }
 
 /** The error CPython raises for reading an empty cell (a free variable, or a cell of this frame). */
 function unboundCell(tx: Translator, i: number): GraphBreak {
   const name = tx.frame.localName(i);
+  const freeMessage = tx.v.minor <= 10
+    ? `free variable '${name}' referenced before assignment in enclosing scope`
+    : `cannot access free variable '${name}' where it is not associated with a value in enclosing scope`;
   return tx.code.wire.localkinds[i] === 'f'
-    ? new GraphBreak('SOT007', `unbound free variable '${name}'`, { type: 'NameError', message: `cannot access free variable '${name}' where it is not associated with a value in enclosing scope` })
-    : new GraphBreak('SOT007', `unbound local '${name}'`, { type: 'UnboundLocalError', message: `cannot access local variable '${name}' where it is not associated with a value` });
+    ? new GraphBreak('SOT007', `unbound free variable '${name}'`, { type: 'NameError', message: freeMessage })
+    : new GraphBreak('SOT007', `unbound local '${name}'`, { type: 'UnboundLocalError', message: unboundLocalMessage(tx, name) });
 }
 
 function constAt(tx: Translator, i: number): Variable {
@@ -45,7 +53,7 @@ function loadGlobal(tx: Translator, name: string): Variable {
  * the type; we always push a bound value and NULL in the version's order (CALL treats both the
  * same way).
  */
-function pushAttr(tx: Translator, v: Variable, methodForm: boolean): void {
+export function pushAttr(tx: Translator, v: Variable, methodForm: boolean): void {
   if (!methodForm) tx.frame.push(v);
   else if (tx.v.nullAfterAttr) { tx.frame.push(v); tx.frame.push(NULL); }
   else { tx.frame.push(NULL); tx.frame.push(v); }
@@ -80,11 +88,13 @@ export const LOAD_STORE: HandlerTable = {
   DELETE_FAST(tx, ins) { loadFast(tx, ins.arg); tx.frame.locals[ins.arg] = undefined; },
 
   LOAD_GLOBAL(tx, ins) {
-    const name = tx.code.wire.names[ins.arg >> 1];
+    // 3.10: the arg is the name index itself (no NULL bit)
+    const withNull = tx.v.globalNullBit && (ins.arg & 1) === 1;
+    const name = tx.code.wire.names[tx.v.globalNullBit ? ins.arg >> 1 : ins.arg];
     const v = loadGlobal(tx, name);
-    if (ins.arg & 1 && !tx.v.nullAfterGlobal) tx.frame.push(NULL);
+    if (withNull && !tx.v.nullAfterGlobal) tx.frame.push(NULL);
     tx.frame.push(v);
-    if (ins.arg & 1 && tx.v.nullAfterGlobal) tx.frame.push(NULL);
+    if (withNull && tx.v.nullAfterGlobal) tx.frame.push(NULL);
   },
   STORE_GLOBAL(tx, ins) {
     const name = tx.code.wire.names[ins.arg];
@@ -134,8 +144,9 @@ export const LOAD_STORE: HandlerTable = {
   LOAD_CLOSURE(tx, ins) { tx.frame.push(cellOf(tx, ins.arg)); },
 
   LOAD_ATTR(tx, ins) {
-    const name = tx.code.wire.names[ins.arg >> 1];
-    pushAttr(tx, getAttr(tx, tx.frame.pop(), name), (ins.arg & 1) === 1);
+    // 3.10/3.11: the arg is the name index itself (their method form is LOAD_METHOD)
+    const name = tx.code.wire.names[tx.v.attrMethodBit ? ins.arg >> 1 : ins.arg];
+    pushAttr(tx, getAttr(tx, tx.frame.pop(), name), tx.v.attrMethodBit && (ins.arg & 1) === 1);
   },
   LOAD_SUPER_ATTR(tx, ins) {
     const self = tx.frame.pop(), cls = tx.frame.pop(), glob = tx.frame.pop();

@@ -4,6 +4,7 @@ import { ConstVar, ListVar, SliceVar, TensorVar, TupleVar } from '../../../sot/v
 import { binaryOp, compareOp, containsOp, isOp, truthy, unaryOp } from '../sot/semantics.js';
 import { delItem, getItem, setItem } from '../sot/objects.js';
 import { functionalizeSetItem } from '../sot/inplace.js';
+import { captureEnabled, nextIsValueJump } from '../sot/capture_cf.js';
 import type { HandlerTable } from './types.js';
 
 export const OPERATORS: HandlerTable = {
@@ -29,7 +30,9 @@ export const OPERATORS: HandlerTable = {
     const sym = tx.host.compareSymbol(ins.arg);
     let r = compareOp(tx, sym, a, b);
     if (tx.v.compareToBool && ins.arg & 16) {
-      // `if t.sum() > 0` (3.13+): the comparison is captured, only its bool() runs concretely
+      // `if t.sum() > 0` (3.13+): the comparison is captured, only its bool() runs concretely;
+      // a captured branch (capture_cf.ts) takes the tensor itself.
+      if (r instanceof TensorVar && nextIsValueJump(tx) && captureEnabled(tx)) { tx.frame.push(r); return; }
       if (r instanceof TensorVar) throw new GraphBreak('SOT001', 'branch on a tensor comparison', undefined, { opname: 'TO_BOOL', operands: [r] });
       r = new ConstVar({ k: 'bool', v: truthy(tx, r) });
     }
@@ -46,7 +49,12 @@ export const OPERATORS: HandlerTable = {
     const r = containsOp(tx, needle, hay);
     tx.frame.push(new ConstVar({ k: 'bool', v: ins.arg ? !r : r }));
   },
-  TO_BOOL(tx) { tx.frame.push(new ConstVar({ k: 'bool', v: truthy(tx, tx.frame.pop()) })); },
+  TO_BOOL(tx) {
+    const v = tx.frame.pop();
+    // A jump on the truth of a tensor in capturing code: the jump takes the tensor (capture_cf.ts).
+    if (v instanceof TensorVar && nextIsValueJump(tx) && captureEnabled(tx)) { tx.frame.push(v); return; }
+    tx.frame.push(new ConstVar({ k: 'bool', v: truthy(tx, v) }));
+  },
 
   BINARY_SUBSCR(tx) {
     const key = tx.frame.pop(), obj = tx.frame.pop();

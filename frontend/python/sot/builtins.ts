@@ -1,6 +1,9 @@
 // Python builtins the translator models. Each returns a variable, or raises a GraphBreak so the
 // call runs concretely (print, input, open, ...), or records tensor ops (abs/min/max on tensors).
+import { captureEnabled } from './capture_cf.js';
+import { captureForRange } from './capture_loop.js';
 import { GraphBreak } from '../../../sot/graph_breaks.js';
+import { typeGuard } from '../../../sot/guards.js';
 import type { RtValue } from '../../../sot/values.js';
 import {
   BoundMethodVar, ConstVar, DictVar, DictViewVar, FunctionVar, IterVar, ListVar, ObjectVar, RangeVar, SetVar, SliceVar,
@@ -36,9 +39,9 @@ export function callPure(tx: Translator, fn: Variable, args: Variable[], kwargs:
   return hostCall(tx, fn, args);
 }
 
-/** Calls a builtin on the host with concrete arguments (pure builtins only). */
-function hostCall(tx: Translator, fn: Variable, args: Variable[]): Variable {
-  if (!args.every(pureArg)) throw new GraphBreak('SOT007', 'builtin call on values it could observe differently at run time');
+/** Calls a builtin on the host with concrete arguments (pure builtins only, or `guarded`: the caller guarded what the result depends on). */
+function hostCall(tx: Translator, fn: Variable, args: Variable[], guarded = false): Variable {
+  if (!guarded && !args.every(pureArg)) throw new GraphBreak('SOT007', 'builtin call on values it could observe differently at run time');
   const rt = args.map((a) => toRt(tx, a));
   if (!rt.every(Boolean)) throw new GraphBreak('SOT007', 'builtin call on symbolic values');
   const f = toRt(tx, fn)!;
@@ -48,6 +51,16 @@ function hostCall(tx: Translator, fn: Variable, args: Variable[]): Variable {
 }
 
 const BUILTINS: Record<string, Builtin> = {
+  // paddle.jit.sot.psdb helpers and forced breaks (compat/paddle/jit/sot/queries.py _special_call)
+  'skiff.in_sot'() { return new ConstVar({ k: 'bool', v: true }); },
+  'skiff.breakgraph'() { throw new GraphBreak('SOT020', 'psdb.breakgraph()'); },
+  'skiff.break_call'() { throw new GraphBreak('SOT020', 'a call registered to break the graph'); },
+  'skiff.fallback'(tx) {
+    // After a break the call cannot be redone as plain Python from the start: the rest of the
+    // function goes on from a concrete step instead (results are eager's either way).
+    if (tx.nodeHostGuards) throw new GraphBreak('SOT020', 'psdb.fallback() after a graph break');
+    throw new GraphBreak('SOT120', 'psdb.fallback()');
+  },
   len(tx, [x]) {
     if (x instanceof TupleVar || x instanceof ListVar) return new ConstVar({ k: 'int', v: x.items.length });
     if (x instanceof DictVar) return new ConstVar({ k: 'int', v: x.keys.length });
@@ -66,6 +79,8 @@ const BUILTINS: Record<string, Builtin> = {
     throw new GraphBreak('SOT007', `len() of ${x.kind}`);
   },
   range(tx, args) {
+    // `for i in range(n_tensor)` in capturing code: a while node (capture_loop.ts); nothing is pushed.
+    if (args.length === 1 && args[0] instanceof TensorVar && captureEnabled(tx) && captureForRange(tx, args[0])) return undefined;
     const n = args.map((a) => int(a, 'range()'));
     const [start, stop, step] = n.length === 1 ? [0, n[0], 1] : [n[0], n[1], n[2] ?? 1];
     if (step === 0) throw new GraphBreak('SOT007', 'range() arg 3 must not be zero');
@@ -213,7 +228,13 @@ const BUILTINS: Record<string, Builtin> = {
       const r = toRt(tx, x);
       if (r) return hostCallFn(tx, 'type', [x]);
     }
-    if (x instanceof ObjectVar) return hostCallFn(tx, 'type', [x]);
+    if (x instanceof ObjectVar) {
+      if (isPureObject(x)) return hostCallFn(tx, 'type', [x]);
+      // Any other object: its class is read now and guarded (a sourced object is identity-guarded
+      // already; the type guard also catches a __class__ reassigned between calls).
+      if (x.source) tx.guards.add(typeGuard(x.source, x.ref.typeId!, x.ref.typeName));
+      return hostCall(tx, tx.host.builtinVar(tx, 'type'), [x], true);
+    }
     throw new GraphBreak('SOT007', `type() of ${x.kind}`);
   },
   id() { throw new GraphBreak('SOT005', 'id()'); },

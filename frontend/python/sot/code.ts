@@ -1,5 +1,6 @@
 // Code objects as the translator sees them: decoded once per code object and cached by id.
 import type { Decoder, Instruction } from '../bytecode/decode.js';
+import { normalizeLegacy } from '../bytecode/legacy.js';
 import type { RtValue } from '../../../sot/values.js';
 
 /** What compat/paddle/jit/sot/runtime.py sends for a code object (once). */
@@ -27,7 +28,16 @@ export interface CodeWire {
   hasExceptionTable: boolean;
   /** Byte offsets of the exception table's handler targets (dis._parse_exception_table). */
   handlers: number[];
+  /** Marked by paddle.jit.marker.capture_control_flow: branches on tensors become if ops (capture_cf.ts). */
+  captureCf?: boolean;
+  /** co_cellvars (3.10 numbers its deref instructions by cellvars + freevars). */
+  cellvars?: string[];
+  /** Exception table rows [start, end, target, depth, lasti] in byte offsets; null before 3.11. */
+  excTable?: [number, number, number, number, number][] | null;
 }
+
+/** One exception-table entry resolved to instruction indices (target) for the translator. */
+export interface ExcHandler { readonly target: number; readonly depth: number; readonly lasti: boolean }
 
 export const CO_VARARGS = 0x04;
 export const CO_VARKEYWORDS = 0x08;
@@ -56,8 +66,10 @@ export class CodeInfo {
   constructor(readonly wire: CodeWire, decoder: Decoder, decodeConst: (s: string) => RtValue) {
     const bytes = new Uint8Array(wire.code.length);
     for (let i = 0; i < bytes.length; i++) bytes[i] = wire.code.charCodeAt(i);
-    this.instructions = decoder.decode(bytes, wire.lines);
-    for (const ins of this.instructions) this.byOffset.set(ins.offset, ins.index);
+    // 3.10/3.11 layout differences (frame-start cells, deref numbering, JUMP_IF_*_OR_POP) are normalized here
+    this.instructions = normalizeLegacy(decoder.decode(bytes, wire.lines), wire, decoder.info.opmap.MAKE_CELL === undefined);
+    // (instructions expanded from one share its offset: the first of them is the one at that offset)
+    for (const ins of this.instructions) if (!this.byOffset.has(ins.offset)) this.byOffset.set(ins.offset, ins.index);
     this.consts = wire.consts.map(decodeConst);
     let real: boolean = wire.hasExceptionTable && !wire.handlers;
     for (const target of wire.handlers ?? []) {
@@ -81,6 +93,25 @@ export class CodeInfo {
     }
     return null;
   }
+
+  /** The handler covering the instruction at byte `offset` (CPython's exception-table lookup), or null. */
+  handlerAt(offset: number): ExcHandler | null {
+    for (const [start, end, target, depth, lasti] of this.wire.excTable ?? []) {
+      if (offset >= start && offset < end) {
+        const t = this.byOffset.get(target) ?? this.byStartOffset(target);
+        if (t === undefined) throw new Error(`sot: exception handler target ${target} of ${this.name} is not an instruction`);
+        return { target: t, depth, lasti: lasti !== 0 };
+      }
+    }
+    return null;
+  }
+
+  private byStartOffset(offset: number): number | undefined {
+    return this.instructions.find((i) => i.startOffset === offset)?.index;
+  }
+
+  /** Whether try/except/with can be simulated here (3.11+: an exception table to look handlers up in). */
+  get simulatesHandlers(): boolean { return Array.isArray(this.wire.excTable); }
 
   get id(): number { return this.wire.id; }
   get name(): string { return this.wire.name; }

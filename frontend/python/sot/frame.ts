@@ -12,6 +12,8 @@ export class Frame {
   closureBound = false;
   /** Keyword names set by KW_NAMES (3.12) for the next CALL. */
   kwNames: string[] | null = null;
+  /** The exception this frame is handling (PUSH_EXC_INFO .. POP_EXCEPT), for a bare `raise`. */
+  excInfo: Variable | null = null;
 
   constructor(readonly code: CodeInfo, readonly globals: HostRef, readonly fnName: string) {
     this.locals = new Array(code.nlocalsplus).fill(undefined);

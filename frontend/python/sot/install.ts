@@ -25,7 +25,7 @@ const RUNTIME_FUNCTIONS = [
   'code_info', 'describe', 'type_name', 'get_attr', 'global_lookup', 'function_parts', 'step', 'pin', 'unpin', 'end_call',
   'source_line', 'set_error_location', 'dtype_name', 'dtype_object', 'layer_call_target', 'compat_function', 'isinstance_',
   'sorted_values', 'builtin_object', 'reencode', 'set_wrapper_guards', 'snapshot', 'is_library', 'register_guards', 'check_guards',
-  'drop_guards', 'super_attr', 'import_module', 'plain_attr', 'builtin_type_has_attr',
+  'drop_guards', 'super_attr', 'import_module', 'plain_attr', 'builtin_type_has_attr', 'take_exception', 'type_id', 'psdb_flags',
 ] as const;
 
 /** Reads the running interpreter's opcode facts once. */
@@ -69,6 +69,11 @@ export function installSot(py: PyodideInterface, bridge: Bridge): { runtime(): S
     /** The graph viewer's text (html, dot or svg) for one function's trace tree (0: every function). */
     show: (fid: number, format: string, title: string) => renderViz({ title, functions: runtime().viewFunctions(fid || undefined).map(functionToViz) }, checkFormat(format)),
     translate_count: (fid: number) => runtime().translateCount(fid || undefined),
+    /** OpcodeExecutorCache().clear(): drops every translated tree (the next calls translate again). */
+    reset_translations: () => rt?.resetTranslations(),
+    /** The translator's settings behind paddle.jit.sot.utils' ENV_* flags ('strict', 'min_graph_size', 'log_level'). */
+    get_flag: (name: string) => runtime().getFlag(name),
+    set_flag: (name: string, value: number) => runtime().setFlag(name, value),
     /** Eager kernel launches and views made so far (tests measure what ran outside graphs). */
     eager_op_count: () => dispatchCounters.kernels + dispatchCounters.views,
     /** Ops of the graphs the trace trees ran so far (one count per graph run). */

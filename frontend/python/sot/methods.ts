@@ -21,7 +21,9 @@ export function callMethod(tx: Translator, m: BoundMethodVar, args: Variable[], 
   if (self instanceof ListVar) return listMethod(tx, self, m.name, args, kwargs);
   if (self instanceof DictVar) return dictMethod(tx, self, m.name, args, kwargs);
   if (self instanceof SetVar) return setMethod(tx, self, m.name, args, kwargs);
-  if (self instanceof TupleVar && (m.name === 'index' || m.name === 'count')) {
+  if (self instanceof TupleVar && (m.name === 'index' || m.name === 'count') && !kwargs.length) {
+    const found = indexOrCount(tx, self.items, m.name, args);
+    if (found) return found;
     const r = toRt(tx, self), a = args.map((x) => toRt(tx, x));
     if (r && a.every(Boolean)) return fromComputed(tx, callOnHost(tx, r, m.name, a as RtValue[]));
   }
@@ -48,6 +50,18 @@ export function callOnHost(tx: Translator, self: RtValue, name: string, args: Rt
     if (e instanceof HostError) throw new GraphBreak('SOT007', `${e.pyType}: ${e.message}`);
     throw e;
   }
+}
+
+/** Python's sequence membership test (list.remove/index/count, tuple too): identity first, then ==. */
+const seqEq = (tx: Translator, x: Variable, target: Variable): boolean => x === target || truthy(tx, compareOp(tx, '==', x, target));
+
+/** seq.index(x) / seq.count(x) on modelled items; null when the concrete call must decide (a ValueError, start/stop). */
+function indexOrCount(tx: Translator, items: readonly Variable[], name: string, args: Variable[]): ConstVar | null {
+  if (args.length !== 1) return null;
+  const [t] = args;
+  if (name === 'count') return new ConstVar({ k: 'int', v: items.filter((x) => seqEq(tx, x, t)).length });
+  const i = items.findIndex((x) => seqEq(tx, x, t));
+  return i < 0 ? null : new ConstVar({ k: 'int', v: i });
 }
 
 const intArg = (v: Variable | undefined): number | null =>
@@ -87,7 +101,7 @@ function listMethod(tx: Translator, l: ListVar, name: string, args: Variable[], 
       return v;
     }
     case 'remove': {
-      const i = items.findIndex((x) => truthy(tx, compareOp(tx, '==', x, args[0])));
+      const i = items.findIndex((x) => seqEq(tx, x, args[0]));
       if (i < 0) break;
       items.splice(i, 1);
       setListItems(tx, l, items);
@@ -97,6 +111,8 @@ function listMethod(tx: Translator, l: ListVar, name: string, args: Variable[], 
     case 'copy': return new ListVar(items);
     case 'reverse': items.reverse(); setListItems(tx, l, items); return NONE();
     case 'index': case 'count': {
+      const found = indexOrCount(tx, items, name, args);
+      if (found) return found;
       const r = toRt(tx, l), a = args.map((x) => toRt(tx, x));
       if (r && r.k === 'list' && a.every(Boolean)) return fromComputed(tx, callOnHost(tx, { k: 'list', items: r.items }, name, a as RtValue[]));
       break;
@@ -173,7 +189,9 @@ export function viewItems(v: DictViewVar): Variable[] {
 
 /** Set elements must be hashable constants (compared by value, as Python's hash/eq do for them). */
 export function setElement(v: Variable): Variable {
-  if (!isConstLike(v)) throw new GraphBreak('SOT007', `set element of kind ${v.kind}`);
+  // builtin types and functions (int, float, len) hash and compare by identity: set(map(type, xs))
+  const byIdentity = v instanceof ObjectVar && v.info.kind === 'builtin';
+  if (!isConstLike(v) && !byIdentity) throw new GraphBreak('SOT007', `set element of kind ${v.kind}`);
   return v;
 }
 

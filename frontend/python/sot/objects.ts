@@ -1,17 +1,18 @@
 // Attributes and items: obj.name, obj[key] and their stores and deletes, slices, and super().
 // Host objects are read once at translation time (the read is guarded); writes are logged as
 // side effects and replayed after the graph, and later reads in the segment see them.
-import { GraphBreak } from '../../../sot/graph_breaks.js';
+import { GraphBreak, userRaise } from '../../../sot/graph_breaks.js';
 import { HostError } from '../../../sot/host.js';
 import { attrSource, itemSource } from '../../../sot/sources.js';
 import type { RtValue } from '../../../sot/values.js';
 import {
   BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, ListVar, ObjectVar, RangeVar, SetVar, SliceVar, SuperVar, TensorVar,
-  TupleVar, type Variable,
+  TRAIT_EXCEPTION, TupleVar, type Variable,
 } from '../../../sot/variables.js';
 import type { Translator } from './translator.js';
 import { compareOp, fromComputed, fromHostRead, isConstLike, toRt, truthy } from './semantics.js';
 import { dictSet, itemsOf, setListItems } from './methods.js';
+import { ctxAttr, PyLayerCtxVar, setCtxAttr } from './pylayer.js';
 import { tensorAttr, tensorMethodCall } from './tensor_attrs.js';
 
 /** Data attributes of numbers (everything else on a constant is a method). */
@@ -20,8 +21,11 @@ const NUMBER_ATTRS = new Set(['real', 'imag', 'numerator', 'denominator']);
 const attributeError = (detail: string): GraphBreak => new GraphBreak('SOT007', `AttributeError: ${detail}`);
 
 export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
+  if (obj instanceof PyLayerCtxVar) return ctxAttr(obj, name);
   if (obj instanceof TensorVar) return tensorAttr(tx, obj, name);
   if (obj instanceof ObjectVar) {
+    // An exception is new on every call (guarded by its type only): its attributes are read for real.
+    if (obj.info.kind === 'other' && (obj.info.traits & TRAIT_EXCEPTION)) throw new GraphBreak('SOT007', `attribute '${name}' of an exception`);
     const key = `${obj.ref.id as number}.${name}`;
     const shadow = tx.attrOverlay.get(key);
     if (shadow) return shadow;
@@ -78,6 +82,7 @@ const writable = (obj: Variable): obj is ObjectVar =>
 
 /** obj.name = value: logged, replayed after the graph; later reads see it. */
 export function setAttr(tx: Translator, obj: Variable, name: string, value: Variable): void {
+  if (obj instanceof PyLayerCtxVar) { setCtxAttr(obj, name, value); return; }
   if (!writable(obj)) throw new GraphBreak('SOT007', `setting attribute '${name}' of ${obj.kind}`);
   // A property setter or a custom __setattr__ may store something else: run it concretely.
   if (!tx.host.plainAttr(obj.ref, name)) throw new GraphBreak('SOT007', `attribute '${name}' is not plain storage`);
@@ -133,12 +138,17 @@ export function asSlice(tx: Translator, v: Variable): Variable {
 export function getItem(tx: Translator, obj: Variable, key: Variable): Variable | undefined {
   key = asSlice(tx, key);
   if (obj instanceof TensorVar) return tensorMethodCall(tx, obj, '__getitem__', [key], []);
+  // Enum classes: Color['RED'] looks a member up by name (pure, computed once on the host)
+  if (obj instanceof ObjectVar && obj.info.kind === 'class' && obj.info.pureCall && key instanceof ConstVar && key.value.k === 'str') {
+    const o = toRt(tx, obj)!;
+    return fromComputed(tx, tx.host.concrete({ opname: 'BINARY_SUBSCR', arg: 0 }, [o, key.value])[1]);   // ([0]: the layer version)
+  }
   if (obj instanceof TupleVar || obj instanceof ListVar) {
     if (key instanceof ConstVar && (key.value.k === 'int' || key.value.k === 'bool')) {
       const n = obj.items.length;
       let i = Number(key.value.v);
       if (i < 0) i += n;
-      if (i < 0 || i >= n) throw new GraphBreak('SOT007', `index ${Number(key.value.v)} out of range`);
+      if (i < 0 || i >= n) throw userRaise('SOT007', `index ${Number(key.value.v)} out of range`);
       return obj.items[i];
     }
     if (key instanceof SliceVar) {
@@ -150,7 +160,7 @@ export function getItem(tx: Translator, obj: Variable, key: Variable): Variable 
   }
   if (obj instanceof DictVar && isConstLike(key)) {
     for (let i = 0; i < obj.keys.length; i++) if (truthy(tx, compareOp(tx, '==', obj.keys[i], key))) return obj.values[i];
-    throw new GraphBreak('SOT007', 'missing dict key');
+    throw userRaise('SOT007', 'missing dict key');
   }
   if (obj instanceof RangeVar && key instanceof SliceVar) {
     const r = sliceIndices(tx, key, obj.length);
@@ -220,7 +230,7 @@ export function delItem(tx: Translator, obj: Variable, key: Variable): void {
   key = asSlice(tx, key);
   if (obj instanceof DictVar) {
     const i = obj.keys.findIndex((k) => truthy(tx, compareOp(tx, '==', k, key)));
-    if (i < 0) throw new GraphBreak('SOT007', 'del of a missing dict key');
+    if (i < 0) throw userRaise('SOT007', 'del of a missing dict key');
     obj.keys = obj.keys.filter((_, j) => j !== i);
     obj.values = obj.values.filter((_, j) => j !== i);
     if (obj.ref) tx.mutated.add(obj);

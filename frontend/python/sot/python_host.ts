@@ -5,7 +5,7 @@ import type { ConcreteStep, Host } from '../../../sot/host.js';
 import { HostError } from '../../../sot/host.js';
 import type { HostRef, RtValue } from '../../../sot/values.js';
 import type { ObjInfo, Variable } from '../../../sot/variables.js';
-import { GraphBreak } from '../../../sot/graph_breaks.js';
+import { type BreakEvent, GraphBreak } from '../../../sot/graph_breaks.js';
 import { HANDLERS } from '../handlers/index.js';
 import type { Tensor } from '../../../src/tensor/tensor.js';
 import type { HandleTable } from '../handles.js';
@@ -14,6 +14,7 @@ import { CodeInfo, type CodeWire } from './code.js';
 import { type Codec, decodeValue, decodeValues, encodeValue } from './encoding.js';
 import type { Translator } from './translator.js';
 import type { Frame } from './frame.js';
+import { type VersionTable, versionTable } from './versions.js';
 
 /** CALL_INTRINSIC_1 functions the translator models (others make the code run as plain Python). */
 const INTRINSICS_1 = new Set(['INTRINSIC_UNARY_POSITIVE', 'INTRINSIC_LIST_TO_TUPLE']);
@@ -49,6 +50,8 @@ export interface PyRuntime {
   snapshot(oid: number): number;
   is_library(oid: number): number;
   set_error_location(framesJson: string): void;
+  take_exception(framesJson: string): string;
+  type_id(oid: number): number;
   register_guards(json: string): number;
   check_guards(gid: number): boolean;
   drop_guards(gid: number): void;
@@ -56,6 +59,8 @@ export interface PyRuntime {
   import_module(globalsOid: number, name: string, fromlistEnc: string, level: number): string;
   plain_attr(oid: number, name: string): boolean;
   builtin_type_has_attr(typeName: string, name: string): boolean;
+  /** paddle.jit.sot.psdb marks of a code object (by id()): 1 check_no_breakgraph, 2 check_no_fallback. */
+  psdb_flags(codeId: number): number;
 }
 
 /** A Python object known by id(). Its type name is fetched only when a message needs it. */
@@ -63,6 +68,11 @@ export class PyRef implements HostRef {
   private _typeName: string | null = null;
   constructor(readonly id: number, private readonly rt: PyRuntime) {}
   get typeName(): string { return (this._typeName ??= this.rt.type_name(this.id)); }
+  /**
+   * id() of the object's type now (the type is pinned for good on the Python side). Not cached:
+   * refs are interned per object and `obj.__class__ = Other` changes it (type guards read this).
+   */
+  get typeId(): number { return this.rt.type_id(this.id); }
   get handle(): null { return null; }
 }
 
@@ -111,8 +121,11 @@ export class SotPythonHost implements Host, Codec {
     if (i < 0) throw new GraphBreak('SOT105', `no BINARY_OP for ${sym}`);
     return i;
   }
-  compareSymbol(arg: number): string { return this.cmpOps[arg >> (this.decoder.info.version[1] >= 13 ? 5 : 4)]; }
-  compareOpArg(sym: string): number { return this.cmpOps.indexOf(sym) << (this.decoder.info.version[1] >= 13 ? 5 : 4); }
+  compareSymbol(arg: number): string { return this.cmpOps[arg >> this.v.compareShift]; }
+  compareOpArg(sym: string): number { return this.cmpOps.indexOf(sym) << this.v.compareShift; }
+  /** The version's opcode layouts (sot/versions.ts). */
+  private get v(): VersionTable { return (this.versionCache ??= versionTable(this.decoder.info.version[1])); }
+  private versionCache: VersionTable | null = null;
   intrinsic1(arg: number): string { return this.decoder.info.intrinsic1[arg] ?? `INTRINSIC_${arg}`; }
 
   /** Why a code object must run as plain Python (checked before its first instruction), or null. */
@@ -121,10 +134,10 @@ export class SotPythonHost implements Host, Codec {
     if (r !== undefined) return r;
     r = null;
     if (code.isGenerator) r = 'generator or coroutine (SOT106)';
-    else if (code.hasRealHandlers) r = 'try/except/with blocks (SOT101)';
+    else if (code.hasRealHandlers && !code.simulatesHandlers) r = 'try/except/with blocks (SOT101)';
     else {
       for (const ins of code.instructions) {
-        if (code.cleanupHandlerCode.has(ins.index)) continue;
+        if (code.cleanupHandlerCode.has(ins.index) && !code.hasRealHandlers) continue;
         const why = HANDLERS[ins.opname] ? staticallyUnsupported(this, ins) : `opcode ${ins.opname}`;
         if (why) { r = `${why} (SOT101)`; break; }
       }
@@ -241,6 +254,15 @@ export class SotPythonHost implements Host, Codec {
     return [v, ...r.items[1].items];
   }
 
+  /** The exception a failed step left pending, taken over by a handler: [layer version, exc]. */
+  takeException(at: BreakEvent): RtValue[] | null {
+    const s = this.rt.take_exception(JSON.stringify(at.frames ?? [{ file: at.file, line: at.line, name: '' }]));
+    if (!s) return null;
+    const r = this.decode(s);
+    if (r.k !== 'tuple' || r.items[1].k !== 'tuple') throw new Error('sot: malformed exception');
+    return [r.items[0], ...r.items[1].items];
+  }
+
   takeReplacedTensors(): ReadonlyMap<Tensor, Tensor> | null {
     const r = this.replaced;
     this.replaced = null;
@@ -290,6 +312,8 @@ export class SotPythonHost implements Host, Codec {
     }
     return c;
   }
+  /** paddle.jit.sot.psdb marks of a code object (asked at breaks only: marks may be added late). */
+  psdbFlags(codeId: number): number { return this.rt.psdb_flags(codeId); }
   code(codeId: number): CodeInfo {
     const c = this.codes.get(codeId);
     if (c) return c;
@@ -373,10 +397,11 @@ export class SotPythonHost implements Host, Codec {
     const names = f.code.wire.names;
     const globals: RtValue = { k: 'obj', ref: f.globals };
     switch (ins.opname) {
-      case 'LOAD_ATTR': return { k: 'str', v: names[ins.arg >> 1] };
+      case 'LOAD_ATTR': return { k: 'str', v: names[this.v.attrMethodBit ? ins.arg >> 1 : ins.arg] };
+      case 'LOAD_METHOD': return { k: 'str', v: names[ins.arg] };
       case 'LOAD_SUPER_ATTR': return { k: 'str', v: names[ins.arg >> 2] };
       case 'STORE_ATTR': case 'DELETE_ATTR': case 'IMPORT_FROM': return { k: 'str', v: names[ins.arg] };
-      case 'LOAD_GLOBAL': return { k: 'tuple', items: [globals, { k: 'str', v: names[ins.arg >> 1] }] };
+      case 'LOAD_GLOBAL': return { k: 'tuple', items: [globals, { k: 'str', v: names[this.v.globalNullBit ? ins.arg >> 1 : ins.arg] }] };
       case 'DELETE_GLOBAL': case 'IMPORT_NAME': return { k: 'tuple', items: [globals, { k: 'str', v: names[ins.arg] }] };
       case 'CALL_INTRINSIC_1': return { k: 'str', v: this.intrinsic1(ins.arg) };
       // 3.12: keyword names come from the KW_NAMES before the CALL

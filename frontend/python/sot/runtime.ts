@@ -1,6 +1,7 @@
 // The SOT runtime for Python: registered functions, their trace trees, the call entry the
 // Python wrapper (compat/paddle/jit/sot/runtime.py StaticFunction) crosses into once per call,
 // counters, explain() and the log channels (SOT_LOG_LEVEL, STRICT_MODE, MIN_GRAPH_SIZE).
+import { nodeNames } from '../../../sot/control_flow_graph.js';
 import type { BreakEvent } from '../../../sot/graph_breaks.js';
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { HostError } from '../../../sot/host.js';
@@ -11,7 +12,7 @@ import type { Decoder } from '../bytecode/decode.js';
 import type { CodeInfo } from './code.js';
 import { CO_VARARGS, CO_VARKEYWORDS } from './code.js';
 import { type HostGuard, type PyRef, type PyRuntime, SotPythonHost } from './python_host.js';
-import { type Layout, StrictModeError, Translator } from './translator.js';
+import { type Layout, PSDB_NO_FALLBACK, PsdbCheckError, StrictModeError, Translator } from './translator.js';
 import { versionTable, type VersionTable } from './versions.js';
 import { fromHostRead } from './semantics.js';
 import { childEntryShapes, type DimSpec, dimsOnlyMiss, rootEntryShapes } from '../../../sot/dynamic_dims.js';
@@ -141,7 +142,7 @@ export class SotRuntime {
       const vals = decodeArgs();
       const entry = this.bindRoot(fn, vals, nargs);
       if (!entry) return 'X';
-      const result = walk(fn.roots, entry, this.host, (parent, e) => profileSpan('translate', fn.code.wire.qualname, () => this.translate(fn, parent, e)), stats, (node, failed) => {
+      const result = walk(fn.roots, entry, this.host, (parent, e, caught) => profileSpan('translate', fn.code.wire.qualname, () => this.translate(fn, parent, e, caught === true)), stats, (node, failed) => {
         if (this.logLevel >= 2) this.log2(`sot: cache miss in ${fn.code.wire.qualname}${node ? ' (after a break)' : ''}: ${failed.map(describeFailure).join('; ')}`);
       });
       this.stats.graphsRun += stats.graphsRun;
@@ -167,9 +168,9 @@ export class SotRuntime {
 
   // ---- translation ---------------------------------------------------------------------------
 
-  private translate(fn: Fn, parent: TreeNode | null, entry: readonly RtValue[]): TreeNode {
+  private translate(fn: Fn, parent: TreeNode | null, entry: readonly RtValue[], caught = false): TreeNode {
     fn.translations++;
-    if ((parent ? parent.children.length : fn.roots.length) > 0) fn.misses++;
+    if ((parent ? (caught ? parent.excChildren : parent.children).length : fn.roots.length) > 0) fn.misses++;
     this.stats.translations++;
     const host = this.host;
     host.pendingGuards = [];
@@ -183,8 +184,10 @@ export class SotRuntime {
     } else {
       const exit = parent.exit;
       if (exit.k !== 'step') throw new Error('sot: a return node has no children');
-      guardSlot = (i) => i === 0 || exit.resume[i].k === 'result' || exit.resume[i].k === 'fresh';
-      layout = exit.layout as Layout;
+      // (caught: the step raised and the child starts at a handler with the exception)
+      const resume = caught ? exit.unwind!.resume : exit.resume;
+      guardSlot = (i) => i === 0 || resume[i].k === 'result' || resume[i].k === 'fresh';
+      layout = (caught ? exit.unwind!.layout : exit.layout) as Layout;
     }
     host.pendingGuardSets = [];
     // Host reads of the entry translation are checked by the wrapper before each call; those of
@@ -333,6 +336,11 @@ export class SotRuntime {
       return `E${e.pyType}\u0001${e.message}`;
     }
     if (e instanceof StrictModeError) return `ERuntimeError\u0001${e.message}`;
+    if (e instanceof PsdbCheckError) return `EInnerError\u0001${e.message}`;
+    // psdb.check_no_fallback: a marked function refuses to run as plain Python
+    if (fn && e instanceof GraphBreak && e.kind.effect === 'fallback' && (this.host.psdbFlags(fn.code.wire.id) & PSDB_NO_FALLBACK) !== 0) {
+      return `EInnerError\u0001${fn.code.wire.qualname} should not fall back, but got ${e.code} (${e.detail})`;
+    }
     if (e instanceof BindError) return 'X';
     const msg = e instanceof Error ? e.message : String(e);
     if (fn && !stepsRan) {
@@ -364,6 +372,36 @@ export class SotRuntime {
     this.setWrapperGuards(fn.wrapperId, '[]');
   }
 
+  /** OpcodeExecutorCache().clear(): every function's trees go; the next calls translate again. */
+  resetTranslations(): void {
+    for (const fn of this.fns) {
+      if (fn.eager) continue;
+      this.dropTree(fn);
+      fn.misses = 0;
+      fn.events = [];
+    }
+  }
+
+  /** The settings paddle.jit.sot.utils' ENV_* flags stand for. */
+  getFlag(name: string): number {
+    switch (name) {
+      case 'strict': return this.strict ? 1 : 0;
+      case 'min_graph_size': return this.minGraphSize;
+      case 'log_level': return this.logLevel;
+      default: throw new Error(`sot: unknown translator flag '${name}'`);
+    }
+  }
+
+  setFlag(name: string, value: number): void {
+    if (!Number.isInteger(value)) throw new Error(`sot: flag ${name} needs an integer, got ${value}`);
+    switch (name) {
+      case 'strict': this.strict = value !== 0; break;
+      case 'min_graph_size': this.minGraphSize = value; break;
+      case 'log_level': this.logLevel = value; break;
+      default: throw new Error(`sot: unknown translator flag '${name}'`);
+    }
+  }
+
   // ---- introspection --------------------------------------------------------------------------
 
   translateCount(fid?: number): number {
@@ -377,17 +415,19 @@ export class SotRuntime {
     if (!fn) return { eager: true, eagerReason: 'not a Python function (a builtin or a callable object)', graphCount: 0, opsPerGraph: [], breaks: [], guards: [] };
     const graphs: number[] = [];
     const guards: string[][] = [];
+    const graphOps: string[][] = [];
     const visit = (n: TreeNode) => {
-      if (n.graph) graphs.push(n.graph.opCount);
+      if (n.graph) { graphs.push(n.graph.opCount); graphOps.push(nodeNames(n.graph.nodes)); }
       guards.push(n.describeGuards());
       n.children.forEach(visit);
+      n.excChildren.forEach(visit);
     };
     fn.roots.forEach(visit);
     return {
       name: fn.code.wire.qualname,
       eager: fn.eager, eagerReason: fn.eagerReason,
       translations: fn.translations,
-      graphCount: graphs.length, opsPerGraph: graphs,
+      graphCount: graphs.length, opsPerGraph: graphs, opNames: graphOps,
       breaks: fn.events.map((e) => ({ code: e.code, file: e.file, line: e.line, source: e.sourceLine ?? '', detail: e.detail })),
       guards,
       nodes: fn.roots.reduce((a, r) => a + r.size(), 0),

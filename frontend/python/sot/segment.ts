@@ -15,6 +15,7 @@ import {
 } from '../../../sot/variables.js';
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { Frame } from './frame.js';
+import { GradMethodVar, GradModeVar, gradModeHostObject } from './grad_mode.js';
 import type { Translator } from './translator.js';
 
 /** How the child rebuilds one stack entry or local. */
@@ -42,12 +43,19 @@ export interface FrameLayout {
   /** The child starts after a SKIFF_FOR_ITER step of this FOR_ITER instruction (innermost frame). */
   readonly forIter?: number;
   readonly locals: readonly LayoutValue[];
+  /** The exception this frame is handling (sys.exc_info), when it handles one. */
+  readonly excInfo?: LayoutValue;
 }
 
 /** A closure cell: its contents slot (-1 empty) and, for a real cell, the slot holding it (else -1). */
 export interface CellLayout { readonly contents: number; readonly host: number }
 
-export interface Layout { readonly frames: readonly FrameLayout[]; readonly cells: readonly CellLayout[] }
+export interface Layout {
+  readonly frames: readonly FrameLayout[];
+  readonly cells: readonly CellLayout[];
+  /** Simulated `paddle.no_grad()` blocks open at the break (grad_mode.ts). */
+  readonly gradDepth?: number;
+}
 
 export const UNBOUND = -1;
 export const NULL_SLOT = -2;
@@ -128,6 +136,11 @@ export class SegmentTemplates {
     if (v instanceof SuperVar) return this.build('super', [rec(v.cls), rec(v.obj)]);
     if (v instanceof DictViewVar) return this.build(v.view, [rec(v.dict)]);
     if (v instanceof CellVar) return this.cell(v);
+    if (v instanceof GradModeVar || v instanceof GradMethodVar) {
+      const ref = gradModeHostObject(tx, v);
+      tx.host.pinForTree(ref);
+      return { k: 'const', v: { k: 'obj', ref } };
+    }
     if (v instanceof FunctionVar) {
       const code = tx.host.object(v.codeId);
       tx.host.pinForTree(v.globalsRef);
@@ -285,6 +298,7 @@ export function rebuildFrames(tx: Translator, layout: Layout, slotVar: (i: numbe
     f.ip = fl.ip;
     f.stack = fl.stack.map((s) => value(s) ?? NULL);
     f.locals = fl.locals.map(value);
+    if (fl.excInfo !== undefined) f.excInfo = value(fl.excInfo) ?? null;
     f.closureBound = true;
     return f;
   });

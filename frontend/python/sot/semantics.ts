@@ -2,6 +2,8 @@
 // function graph; operations on constants are computed with Python's own semantics (by the
 // host, once, at translation time) and guarded through their sources; anything that cannot be
 // modelled raises a GraphBreak so the instruction runs concretely.
+import { gradModeCall } from './grad_mode.js';
+import { pyLayerCall } from './pylayer.js';
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { HostError } from '../../../sot/host.js';
 import { attrSource, itemSource, type Source } from '../../../sot/sources.js';
@@ -9,7 +11,7 @@ import { BINARY_OPS, binaryOpDef, callWithTypedArgs, isTrueDiv, type TypedScalar
 import type { HostRef, RtValue } from '../../../sot/values.js';
 import {
   BoundMethodVar, ConstVar, DictVar, DictViewVar, FunctionVar, IterVar, ListVar, NullVar, ObjectVar, RangeVar, SetVar,
-  SliceVar, SuperVar, TensorVar, TRAIT_EQ_IDENTITY, TRAIT_PURE, TRAIT_TRUE, TupleVar, type Variable,
+  SliceVar, SuperVar, TensorVar, TRAIT_EQ_IDENTITY, TRAIT_EXCEPTION, TRAIT_PURE, TRAIT_TRUE, TupleVar, type Variable,
 } from '../../../sot/variables.js';
 import { getOp, hasOp } from '../../../src/ops/registry.js';
 import { functionalizeInplace } from './inplace.js';
@@ -19,7 +21,7 @@ import { Tensor } from '../../../src/tensor/tensor.js';
 import type { Translator } from './translator.js';
 import { inlineCall } from './inline.js';
 import { callBuiltin, callPure } from './builtins.js';
-import { getItem } from './objects.js';
+import { getAttr, getItem } from './objects.js';
 import { callMethod, fromHostSet, setBinary, setHas, setListItems, setOrder, viewItems } from './methods.js';
 
 // ---- conversions ------------------------------------------------------------------------------
@@ -386,6 +388,8 @@ export function getIter(tx: Translator, v: Variable): Variable {
 export { fromHostSet };
 
 export function callVar(tx: Translator, fn: Variable, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
+  const gm = gradModeCall(tx, fn, args, kwargs) ?? pyLayerCall(tx, fn, args, kwargs);
+  if (gm) return gm;
   if (fn instanceof BoundMethodVar) return callMethod(tx, fn, args, kwargs);
   if (fn instanceof FunctionVar) return inlineCall(tx, fn, null, args, kwargs);
   if (fn instanceof ObjectVar) {
@@ -403,11 +407,31 @@ export function callVar(tx: Translator, fn: Variable, args: Variable[], kwargs: 
       case 'builtin': return callBuiltin(tx, info.name, fn, args, kwargs);
       case 'class': if (info.pureCall) return callPure(tx, fn, args, kwargs); break;
       case 'layer': return callLayer(tx, fn, args, kwargs);
+      case 'other': {
+        // An instance of a class with a Python __call__: the call is its bound __call__ (inlined).
+        if (info.traits & TRAIT_EXCEPTION) break;
+        const call = callableMethod(tx, fn);
+        if (call) return callVar(tx, call, args, kwargs);
+        break;
+      }
       default: break;
     }
     throw new GraphBreak('SOT005', `call of ${fn.ref.typeName}`);
   }
   throw new GraphBreak('SOT005', `call of ${fn.kind}`);
+}
+
+/** obj.__call__ when it is a Python method bound to obj itself (so it is what obj(...) runs), else null. */
+function callableMethod(tx: Translator, obj: ObjectVar): Variable | null {
+  let m: Variable | undefined;
+  try {
+    m = getAttr(tx, obj, '__call__');
+  } catch (e) {
+    if (e instanceof GraphBreak) return null;
+    throw e;
+  }
+  if (m instanceof ObjectVar && m.info.kind === 'method' && m.info.self.id === obj.ref.id) return m;
+  return null;
 }
 
 /** paddle.* and Tensor methods from the registry: recorded as one op. */

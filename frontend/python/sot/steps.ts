@@ -5,6 +5,7 @@
 import type { Instruction } from '../bytecode/decode.js';
 import type { ConcreteStep } from '../../../sot/host.js';
 import type { VersionTable } from './versions.js';
+import { LEGACY_BINARY } from '../bytecode/legacy.js';
 
 interface StepRow {
   /** Stack values the step takes (from the top). */
@@ -13,7 +14,7 @@ interface StepRow {
   readonly pushes: number | ((arg: number, v: VersionTable) => number);
 }
 
-const attrPushes = (arg: number) => (arg & 1 ? 2 : 1);
+const attrPushes = (arg: number, v: VersionTable) => (v.attrMethodBit && arg & 1 ? 2 : 1);
 /** Container-building instructions act on the container `arg` entries down: they take it and
  * everything above it, and push back all but the consumed value. */
 const peekPops = (arg: number) => arg + 1;
@@ -22,7 +23,7 @@ const peekPushes = (arg: number) => arg;
 export const STEPS: Readonly<Record<string, StepRow>> = {
   CALL: { pops: (a) => a + 2, pushes: 1 },
   CALL_KW: { pops: (a) => a + 3, pushes: 1 },
-  CALL_FUNCTION_EX: { pops: (a, v) => (v.callExAlwaysHasKwargs ? 4 : 3 + (a & 1)), pushes: 1 },
+  CALL_FUNCTION_EX: { pops: (a, v) => (v.callExAlwaysHasKwargs ? 4 : (v.callHasNullSlot ? 3 : 2) + (a & 1)), pushes: 1 },
   BINARY_OP: { pops: 2, pushes: 1 },
   COMPARE_OP: { pops: 2, pushes: 1 },
   BINARY_SUBSCR: { pops: 2, pushes: 1 },
@@ -39,7 +40,7 @@ export const STEPS: Readonly<Record<string, StepRow>> = {
   UNARY_NOT: { pops: 1, pushes: 1 },
   CALL_INTRINSIC_1: { pops: 1, pushes: 1 },
   LOAD_ATTR: { pops: 1, pushes: attrPushes },
-  LOAD_SUPER_ATTR: { pops: 3, pushes: attrPushes },
+  LOAD_SUPER_ATTR: { pops: 3, pushes: (a) => (a & 1 ? 2 : 1) },
   STORE_ATTR: { pops: 2, pushes: 0 },
   DELETE_ATTR: { pops: 1, pushes: 0 },
   STORE_SUBSCR: { pops: 3, pushes: 0 },
@@ -63,12 +64,26 @@ export const STEPS: Readonly<Record<string, StepRow>> = {
   DICT_UPDATE: { pops: peekPops, pushes: peekPushes },
   // DICT_MERGE also takes the positional-args tuple and the callable pair below the container,
   // for CPython's "f() got multiple values for keyword argument" message.
-  DICT_MERGE: { pops: (a) => a + 4, pushes: (a) => a + 3 },
+  DICT_MERGE: { pops: (a, v) => a + (v.callHasNullSlot ? 4 : 3), pushes: (a, v) => a + (v.callHasNullSlot ? 3 : 2) },
   RAISE_VARARGS: { pops: (a) => a, pushes: 0 },
-  LOAD_GLOBAL: { pops: 0, pushes: (a) => (a & 1 ? 2 : 1) },
+  LOAD_GLOBAL: { pops: 0, pushes: (a, v) => (v.globalNullBit && a & 1 ? 2 : 1) },
   DELETE_GLOBAL: { pops: 0, pushes: 0 },
   IMPORT_NAME: { pops: 2, pushes: 1 },
   IMPORT_FROM: { pops: 1, pushes: 2 },
+  RERAISE: { pops: 1, pushes: 0 },
+  CHECK_EXC_MATCH: { pops: 2, pushes: 2 },
+  BEFORE_WITH: { pops: 1, pushes: 2 },
+  LOAD_SPECIAL: { pops: 1, pushes: 2 },
+  // [exit, (exit self on 3.14,) lasti, previous exception, exception] stay, the result is pushed
+  WITH_EXCEPT_START: { pops: (_a, v) => (v.minor >= 14 ? 5 : 4), pushes: (_a, v) => (v.minor >= 14 ? 6 : 5) },
+  // 3.10 / 3.11 (handlers/legacy.ts); concrete.py has steps of the same names
+  CALL_FUNCTION: { pops: (a) => a + 1, pushes: 1 },
+  CALL_FUNCTION_KW: { pops: (a) => a + 2, pushes: 1 },
+  CALL_METHOD: { pops: (a) => a + 2, pushes: 1 },
+  LOAD_METHOD: { pops: 1, pushes: 2 },
+  UNARY_POSITIVE: { pops: 1, pushes: 1 },
+  LIST_TO_TUPLE: { pops: 1, pushes: 1 },
+  ...Object.fromEntries(Object.keys(LEGACY_BINARY).map((name) => [name, { pops: 2, pushes: 1 }])),
   /** The user's code raises here (an unbound local, ...): the step raises the same exception. */
   SKIFF_RAISE: { pops: 0, pushes: 0 },
 };
@@ -85,7 +100,7 @@ export function stepPops(ins: Instruction, v: VersionTable, raising: boolean): n
 export function stepPushes(step: ConcreteStep, opcodeName: string, v: VersionTable): number {
   switch (step.opname) {
     case 'SKIFF_FOR_ITER': return 3;
-    case 'SKIFF_RAISE': return 0;
+    case 'SKIFF_RAISE': case 'SKIFF_RAISE_CTX': return 0;
     default: break;
   }
   const row = STEPS[opcodeName];

@@ -1,6 +1,7 @@
 // Attributes and methods of tensors while tracing: metadata is known from the graph's
 // infer-meta, registry methods are recorded as ops, value reads break.
-import { GraphBreak } from '../../../sot/graph_breaks.js';
+import { GraphBreak, userRaise } from '../../../sot/graph_breaks.js';
+import { HostError } from '../../../sot/host.js';
 import { ConstVar, ListVar, TensorVar, BoundMethodVar, type Variable } from '../../../sot/variables.js';
 import { allOps } from '../../../src/ops/registry.js';
 import type { OpDef } from '../../../src/ops/types.js';
@@ -38,8 +39,30 @@ export function tensorAttr(tx: Translator, t: TensorVar, name: string): Variable
     }
     case 'is_leaf': case 'grad': case 'place': case 'name': case 'persistable':
       throw new GraphBreak('SOT007', `tensor attribute '${name}'`);
-    default: return new BoundMethodVar(t, name);
+    default:
+      // only names the Tensor class has (hasattr(t, 'x') must be False, t.x an AttributeError)
+      if (!tensorClassHas(tx, name)) throw userRaise('SOT007', `AttributeError: 'Tensor' object has no attribute '${name}'`);
+      return new BoundMethodVar(t, name);
   }
+}
+
+/** Names the compat Tensor class defines (methods and properties), asked once per name. */
+const TENSOR_NAMES = new WeakMap<object, Map<string, boolean>>();
+function tensorClassHas(tx: Translator, name: string): boolean {
+  let known = TENSOR_NAMES.get(tx.host);
+  if (!known) TENSOR_NAMES.set(tx.host, (known = new Map()));
+  let has = known.get(name);
+  if (has === undefined) {
+    try {
+      tx.host.getattr({ k: 'obj', ref: tx.host.tensorTypeRef() }, name);
+      has = true;
+    } catch (e) {
+      if (!(e instanceof HostError)) throw e;
+      has = false;
+    }
+    known.set(name, has);
+  }
+  return has;
 }
 
 export function tensorMethodCall(tx: Translator, t: TensorVar, name: string, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {

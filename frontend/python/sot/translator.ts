@@ -4,7 +4,7 @@
 import { FunctionGraph, SymTensor } from '../../../sot/function_graph.js';
 import { BREAKS, type BreakEvent, GraphBreak } from '../../../sot/graph_breaks.js';
 import type { EntryShapes } from '../../../sot/dynamic_dims.js';
-import { aliasingGuard, constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, resolveLocal, soleStorageGuard, tensorGuard, unaliasedWrittenGuard } from '../../../sot/guards.js';
+import { aliasingGuard, constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, resolveLocal, soleStorageGuard, tensorGuard, typeGuard, unaliasedWrittenGuard } from '../../../sot/guards.js';
 import { isStatic, type Shape } from '../../../src/tensor/shape.js';
 import { type ConcreteStep, HostError } from '../../../sot/host.js';
 import { constSource, isLocalSource, itemSource, slotSource, type Source } from '../../../sot/sources.js';
@@ -12,7 +12,7 @@ import { type Effect, type Template, TreeNode } from '../../../sot/trace_tree.js
 import type { HostRef, RtValue } from '../../../sot/values.js';
 import {
   BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NULL, NullVar, ObjectVar, RangeVar, SetVar,
-  SliceVar, SuperVar, TensorVar, TupleVar, type Variable,
+  SliceVar, SuperVar, TensorVar, TRAIT_EXCEPTION, TupleVar, type Variable,
 } from '../../../sot/variables.js';
 import type { Tensor } from '../../../src/tensor/tensor.js';
 import type { CodeInfo } from './code.js';
@@ -23,6 +23,8 @@ import type { SotPythonHost as PythonHost } from './python_host.js';
 import type { VersionTable } from './versions.js';
 import { type Layout, LayoutBuilder, type LayoutValue, rebuildFrames, SegmentTemplates } from './segment.js';
 import { stepPops, stepPushes } from './steps.js';
+import { unwindLayout } from './unwind.js';
+import { outerGradMode } from './grad_mode.js';
 
 export type { FrameLayout, Layout } from './segment.js';
 
@@ -54,6 +56,10 @@ export class Translator {
   dynamicShapes: EntryShapes | null = null;
   /** Entry tensors given symbolic shapes, by source key (becomes TreeNode.entryShapes). */
   readonly entryShapes = new Map<string, Shape>();
+  /** `paddle.no_grad()` blocks the simulation is inside (frontend grad_mode.ts). */
+  gradDepth = 0;
+  /** gradDepth at the segment's entry (its graph then runs in the mode outside the blocks). */
+  entryGradDepth = 0;
   /** Set when the translation read layer attributes: the node then guards the layer version (slot 0). */
   layerDependent = false;
 
@@ -83,12 +89,15 @@ export class Translator {
     };
     const frames = rebuildFrames(this, layout, slotVar);
     for (const f of frames) this.frames.push(f);
+    this.gradDepth = this.entryGradDepth = layout.gradDepth ?? 0;
+    this.graph.noGrad = this.gradDepth > 0;
+
     const inner = layout.frames[layout.frames.length - 1];
     if (inner.forIter !== undefined) this.resumeForIter(this.frames[this.frames.length - 1], inner.forIter);
   }
 
   /** Variables of real lists and dicts by object id, and every place one was found (aliasing guard). */
-  private readonly hostContainers = new Map<number, ListVar | DictVar>();
+  readonly hostContainers = new Map<number, ListVar | DictVar>();
   private readonly aliasMembers: { source: Source | null; id: number | object }[] = [];
 
   /** The partition of entry containers into same objects, when more than one was seen. */
@@ -106,7 +115,7 @@ export class Translator {
     if (!c) { c = new CellVar(contents, null, ref); this.hostCells.set(ref.id as number, c); }
     return c;
   }
-  private readonly hostCells = new Map<number, CellVar>();
+  readonly hostCells = new Map<number, CellVar>();
 
   /** Where an entry variable came from, if it is one. */
   entrySource(v: Variable): Source | undefined { return this.entryVars.get(v); }
@@ -166,7 +175,12 @@ export class Translator {
       }
       case 'obj':
         if (v.ref.id === 0) { if (g) this.guards.add(identityGuard(source!, 0, 'NULL')); return NULL; }
-        if (g) { this.guards.add(identityGuard(source!, v.ref.id, v.ref.typeName)); this.host.pinForTree(v.ref); }
+        if (g) {
+          const info = this.host.describe(v.ref);
+          // An exception is new on every call: its type is what the code after it may depend on.
+          if (info.kind === 'other' && (info.traits & TRAIT_EXCEPTION)) this.guards.add(typeGuard(source!, v.ref.typeId!, v.ref.typeName));
+          else { this.guards.add(identityGuard(source!, v.ref.id, v.ref.typeName)); this.host.pinForTree(v.ref); }
+        }
         return this.objectVar(v.ref, source);
     }
   }
@@ -204,6 +218,7 @@ export class Translator {
       const graphMark = this.graph.nodes.length;
       const effectMark = this.effects.length;
       const rebindMark = this.rebinds.length;
+      const gradDepth = this.gradDepth;
       try {
         f.ip++;
         const r = handler(this, ins);
@@ -232,7 +247,9 @@ export class Translator {
         if (!gb.then) this.graph.nodes.length = graphMark;   // (`then` keeps the instruction's graph work)
         this.effects.length = effectMark;
         this.undoRebinds(rebindMark);
-        return this.breakAt(gb, ins.opname, ins.arg);
+        this.gradDepth = gradDepth;
+        this.graph.noGrad = gradDepth > 0;
+        return this.breakAt(gb, ins.opname, ins.arg, err instanceof HostError);
       }
       if (++steps > 200_000) throw new GraphBreak('SOT103', 'segment too long (unbounded loop?)');
     }
@@ -258,7 +275,7 @@ export class Translator {
    */
   private readonly constWrites = new Map<number, TensorVar['sym']>();
   /** Rebinds of tensor variables, undone when the instruction that made them rolls back. */
-  private readonly rebinds: [TensorVar, TensorVar['sym'], boolean, number, TensorVar['sym'] | undefined][] = [];
+  readonly rebinds: [TensorVar, TensorVar['sym'], boolean, number, TensorVar['sym'] | undefined][] = [];
 
   /** The bound tensor t reads, if t currently holds one (a const input of the graph or its written value). */
   boundTensorOf(t: TensorVar): number | null {
@@ -310,7 +327,7 @@ export class Translator {
    * operands, every other live value becomes an entry slot of the child. A break that says the
    * user's code raises here (e.g. an unbound local) becomes a step raising that exception.
    */
-  private breakAt(e: GraphBreak, opname: string, arg: number): TreeNode {
+  private breakAt(e: GraphBreak, opname: string, arg: number, pyRaised = false): TreeNode {
     const f = this.frame;
     const ins = f.code.instructions[f.ip];
     const npop = stepPops(ins, this.v, e.raise !== undefined);
@@ -322,6 +339,12 @@ export class Translator {
       frames: this.frames.map((fr) => ({ file: fr.code.wire.filename, line: fr.code.instructions[Math.min(fr.ip, fr.code.instructions.length - 1)]?.line ?? -1, name: fr.code.name })),
     };
     this.events.push(event);
+    // psdb.check_no_breakgraph: a break in a marked frame is refused. The user's own exceptions
+    // (Python raised evaluating the instruction, a raise statement) are not graph breaks there.
+    if (!pyRaised && !e.pyRaises && !e.raise && e.code !== 'SOT012') {
+      const marked = this.frames.find((fr) => (this.host.psdbFlags(fr.code.wire.id) & PSDB_NO_BREAKGRAPH) !== 0);
+      if (marked) throw new PsdbCheckError(`${marked.code.name} should not break the graph, but got ${e.code} (${e.detail}) at ${event.file}:${event.line}`);
+    }
     if (this.opts.strict) throw new StrictModeError(event);
     this.opts.log(1, `sot: graph break ${e.code} at ${event.file}:${event.line}: ${e.detail}`);
     let stepName = opname;
@@ -375,10 +398,13 @@ export class Translator {
             stack.push(exit.iterResult ? { as: 'iter', slot } : slot);
           }
         }
-        return { codeId: fr.code.id, globalsId: fr.globals.id as number, fnName: fr.fnName, ip: inner ? exit.resumeIp : fr.ip, stack, locals, forIter: inner ? exit.forIter : undefined };
+        const excInfo = fr.excInfo ? L.value(fr.excInfo) : undefined;
+        return { codeId: fr.code.id, globalsId: fr.globals.id as number, fnName: fr.fnName, ip: inner ? exit.resumeIp : fr.ip, stack, locals, forIter: inner ? exit.forIter : undefined, excInfo };
       });
-      const layout: Layout = { frames, cells: L.cells() };
-      nodeExit = { k: 'step', step: exit.step, operands, resume: L.resume, layout, event: exit.event };
+      const layout: Layout = { frames, cells: L.cells(), gradDepth: this.gradDepth };
+      // Where the step's exception goes if a simulated frame's handler catches it.
+      const unwind = unwindLayout(this, T, this.frame.ip) ?? undefined;
+      nodeExit = { k: 'step', step: exit.step, operands, resume: L.resume, layout, event: exit.event, unwind };
     }
 
     // Graph: outputs are the tensors the exit needs; inputs from entry slots or constants.
@@ -405,7 +431,9 @@ export class Translator {
     // changes exactly what eager's inplace op changes).
     for (const src of new Set(this.entryWrites.values())) this.guards.add(soleStorageGuard(src, [...this.constInputs.values()]));
     if (this.constWrites.size) this.guards.add(unaliasedWrittenGuard(slotSource(0), this.writtenConstants()));
-    return new TreeNode(this.guards, graph, graphInputs, effects, nodeExit, this.host.hostCheckFor(this));
+    const node = new TreeNode(this.guards, graph, graphInputs, effects, nodeExit, this.host.hostCheckFor(this));
+    if (graph && this.entryGradDepth > 0) node.graphMode = outerGradMode(this);
+    return node;
   }
 
   /** The real container behind a variable: this call's object (via its source) or a fixed one. */
@@ -417,6 +445,18 @@ export class Translator {
 
   /** Host lists/dicts (they have a ref) whose contents changed in this segment. */
   readonly mutated = new Set<ListVar | DictVar>();
+}
+
+/** psdb marks (paddle.jit.sot.psdb.code_flags). */
+export const PSDB_NO_BREAKGRAPH = 1;
+export const PSDB_NO_FALLBACK = 2;
+
+/** A paddle.jit.sot.psdb check failed: the call raises InnerError. */
+export class PsdbCheckError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PsdbCheckError';
+  }
 }
 
 export class StrictModeError extends Error {

@@ -1,4 +1,4 @@
-// Per-version meaning of opcodes that changed between CPython 3.12, 3.13 and 3.14.
+// Per-version meaning of opcodes that changed between CPython 3.10 and 3.14.
 // Handlers read these fields; they never test sys.version_info themselves.
 
 export interface VersionTable {
@@ -22,29 +22,46 @@ export interface VersionTable {
   readonly makeFunctionFlags: boolean;
   /** CALL_FUNCTION_EX always has a kwargs entry (NULL when absent, 3.14) instead of oparg & 1. */
   readonly callExAlwaysHasKwargs: boolean;
+  /** LOAD_ATTR's name index is arg >> 1 with bit 0 = method form (3.12+), else arg itself (3.10/3.11 have LOAD_METHOD). */
+  readonly attrMethodBit: boolean;
+  /** LOAD_GLOBAL's name index is arg >> 1 with bit 0 = push NULL (3.11+), else arg itself (3.10). */
+  readonly globalNullBit: boolean;
+  /** CALL_FUNCTION_EX (and a DICT_MERGE building its kwargs) has a NULL/self slot next to the callable (3.11+; not 3.10). */
+  readonly callHasNullSlot: boolean;
+  /** MAKE_FUNCTION pops the qualified name above the code object (3.10). */
+  readonly makeFunctionQualname: boolean;
 }
 
+/** 3.10 and 3.11: no END_FOR (an exhausted FOR_ITER pops the iterator and jumps), no SET_FUNCTION_ATTRIBUTE. */
+const PRE_312 = {
+  nullAfterGlobal: false, nullAfterAttr: false, callableFirst: false, compareShift: 0, compareToBool: false,
+  forIterEpilogue: [], forIterKeepsIterator: false, endForPops: 0, makeFunctionFlags: true, callExAlwaysHasKwargs: false,
+  attrMethodBit: false,
+} as const;
+
 export function versionTable(minor: number): VersionTable {
+  if (minor === 10) return { minor, ...PRE_312, globalNullBit: false, callHasNullSlot: false, makeFunctionQualname: true };
+  if (minor === 11) return { minor, ...PRE_312, globalNullBit: true, callHasNullSlot: true, makeFunctionQualname: false };
   if (minor === 12) {
     return {
       minor, nullAfterGlobal: false, nullAfterAttr: false, callableFirst: false, compareShift: 4, compareToBool: false,
       forIterEpilogue: ['END_FOR'], forIterKeepsIterator: false, endForPops: 2, makeFunctionFlags: true,
-      callExAlwaysHasKwargs: false,
+      callExAlwaysHasKwargs: false, attrMethodBit: true, globalNullBit: true, callHasNullSlot: true, makeFunctionQualname: false,
     };
   }
   if (minor === 13) {
     return {
       minor, nullAfterGlobal: true, nullAfterAttr: true, callableFirst: true, compareShift: 5, compareToBool: true,
       forIterEpilogue: ['END_FOR', 'POP_TOP'], forIterKeepsIterator: false, endForPops: 1, makeFunctionFlags: false,
-      callExAlwaysHasKwargs: false,
+      callExAlwaysHasKwargs: false, attrMethodBit: true, globalNullBit: true, callHasNullSlot: true, makeFunctionQualname: false,
     };
   }
   if (minor === 14) {
     return {
       minor, nullAfterGlobal: true, nullAfterAttr: true, callableFirst: true, compareShift: 5, compareToBool: true,
       forIterEpilogue: ['END_FOR', 'POP_ITER'], forIterKeepsIterator: false, endForPops: 1, makeFunctionFlags: false,
-      callExAlwaysHasKwargs: true,
+      callExAlwaysHasKwargs: true, attrMethodBit: true, globalNullBit: true, callHasNullSlot: true, makeFunctionQualname: false,
     };
   }
-  throw new Error(`sot: Python 3.${minor} bytecode is not supported by this translator (3.12-3.14)`);
+  throw new Error(`sot: Python 3.${minor} bytecode is not supported by this translator (3.10-3.14)`);
 }

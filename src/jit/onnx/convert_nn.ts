@@ -80,7 +80,23 @@ convert(['adaptive_avg_pool2d', 'adaptive_max_pool2d'], (c) => {
       const k = hw.map((d, i) => (d as number) / (out[i] as number));
       return c.g.op(max ? 'MaxPool' : 'AveragePool', [x], { kernel_shape: k, strides: k });
     }
-    return c.fail(`input spatial size [${hw.join(', ')}] is not a multiple of output size [${out.join(', ')}]`);
+    // Uneven windows (VGG's 7x7 pool on a small image): Paddle's cell i covers
+    // [floor(i*H/oh), ceil((i+1)*H/oh)); pooling is separable, so one axis at a time.
+    if (hw.every((d) => typeof d === 'number') && out.every((d) => typeof d === 'number')) {
+      let y = x;
+      for (const ax of [0, 1]) {
+        const n = hw[ax] as number, m = out[ax] as number, axis = ax + 2;
+        const cells = Array.from({ length: m }, (_, i) => {
+          const s = Math.floor((i * n) / m), e = Math.ceil(((i + 1) * n) / m);
+          const part = c.g.op('Slice', [y, c.g.ints([s]), c.g.ints([e]), c.g.ints([axis])]);
+          const red = max ? 'ReduceMax' : 'ReduceMean';  // axes are an input from opset 18
+          return c.opset >= 18 ? c.g.op(red, [part, c.g.ints([axis])], { keepdims: 1 }) : c.g.op(red, [part], { axes: [axis], keepdims: 1 });
+        });
+        y = cells.length === 1 ? cells[0] : c.g.op('Concat', cells, { axis });
+      }
+      return y;
+    }
+    return c.fail(`input spatial size [${hw.join(', ')}] and output size [${out.join(', ')}] must be static unless the output is 1x1`);
   };
   if (max) { const s = c.shape(0); c.out(body(c.in(0), [s[2], s[3]])); } else channelFirst(c, body);
 });

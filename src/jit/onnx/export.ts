@@ -3,16 +3,18 @@
 // graph outputs, and every other op goes through the converter registered for its Paddle name
 // (convert_*.ts). An op without a converter fails the export naming it: a model is never
 // written partially.
-import { Program as PirProgram, type Operation, type TensorType, type Value } from '../../pir/index.js';
+import { IF, Program as PirProgram, type Operation, type TensorType, type Value, WHILE } from '../../pir/index.js';
 import { Program as StaticProgram } from '../../static/program.js';
 import { global_scope } from '../../static/scope.js';
 import type { Tensor } from '../../tensor/tensor.js';
 import { converters, OpContext } from './context.js';
-import { dimParam, encodeValues, OnnxGraph, onnxDType } from './graph.js';
+import { convertIf, convertWhile } from './control_flow.js';
+import { encodeValues, OnnxGraph, onnxDType, valueInfo } from './graph.js';
 import { encodeModel, IR_VERSION } from './schema.js';
 import './convert_math.js';
 import './convert_nn.js';
 import './convert_shape.js';
+import './convert_extra.js';
 
 export interface ExportOnnxOptions {
   /** ONNX opset of the default domain (13..18; 17 by default). */
@@ -37,10 +39,6 @@ function tensorTypeOf(v: Value, where: string): TensorType {
   return v.type;
 }
 
-function valueInfo(name: string, t: TensorType): Record<string, unknown> {
-  const dim = t.shape.map((d) => (typeof d === 'number' && d >= 0 ? { dim_value: d } : typeof d === 'number' ? {} : { dim_param: dimParam(d) }));
-  return { name, type: { tensor_type: { elem_type: onnxDType(t.dtype, name), shape: { dim } } } };
-}
 
 /** Raw little-endian bytes of a tensor's elements (row-major). */
 function tensorBytes(t: Tensor): Uint8Array {
@@ -106,64 +104,24 @@ export function exportOnnx(program: PirProgram | StaticProgram, opts: ExportOnnx
   if (!outputs.length) throw new Error('onnx export: the program has no outputs (no pd_op.fetch and no outputs option)');
   for (const o of outputs) g.reserve(o.name);
 
-  // Only the ops the outputs depend on are converted (training-only branches are left out).
+  // Only the ops the outputs depend on are converted (training-only branches are left out);
+  // a control-flow op needs every outer value its regions read.
   const needed = new Set<Operation>();
   const stack = outputs.map((o) => o.value);
+  const visit = (op: Operation): void => {
+    for (const x of op.operandValues()) if (x) stack.push(x);
+    for (const r of op.regions) for (const b of r.blocks) for (const inner of b.ops) visit(inner);
+  };
   while (stack.length) {
     const v = stack.pop()!;
     const d = v.definingOp;
     if (!d || needed.has(d)) continue;
     needed.add(d);
-    for (const x of d.operandValues()) if (x) stack.push(x);
+    visit(d);
   }
 
-  for (const op of pir.block.ops) {
-    if (!needed.has(op)) continue;
-    if (op.regions.length) throw new Error(`onnx export: ${op.name}: control flow has no ONNX conversion yet`);
-    switch (op.name) {
-      case 'pd_op.data': {
-        const a = op.attr('name');
-        if (!g.has(op.result(0))) throw new Error(`onnx export: feed '${a?.kind === 'str' ? a.value : '?'}' is used but not among the inputs`);
-        continue;
-      }
-      case 'builtin.parameter': {
-        const a = op.attr('parameter_name');
-        const pname = a?.kind === 'str' ? a.value : '';
-        const t = tensorTypeOf(op.result(0), pname);
-        const tensor = lookup(pname);
-        if (!tensor) throw new Error(`onnx export: parameter '${pname}' has no tensor (not captured by the program nor in the global scope)`);
-        if (tensor.shape.length !== t.shape.length || tensor.shape.some((d, i) => d !== t.shape[i]) || tensor.dtype !== t.dtype) {
-          throw new Error(`onnx export: parameter '${pname}' is ${tensor.dtype}[${tensor.shape.join(', ')}] but the program declares ${String(t)}`);
-        }
-        const name = g.fresh(pname);
-        g.initializers.push({ name, dims: [...tensor.shape], data_type: onnxDType(tensor.dtype, pname), raw_data: tensorBytes(tensor) });
-        g.bind(op.result(0), name);
-        continue;
-      }
-      case 'builtin.constant': {
-        const t = tensorTypeOf(op.result(0), 'builtin.constant');
-        const name = g.constant(t.dtype, t.shape as number[], encodeValues(t.dtype, constantValues(op, t)), 'constant');
-        g.bind(op.result(0), name);
-        continue;
-      }
-      case 'builtin.combine':
-        g.bind(op.result(0), op.operandValues().map((v) => g.name(v!, 'builtin.combine')));
-        continue;
-      case 'builtin.split': {
-        const names = g.list(op.operand(0)!, 'builtin.split');
-        op.results.forEach((r, i) => g.bind(r, names[i]));
-        continue;
-      }
-      default: break;
-    }
-    const key = op.name.startsWith('pd_op.') ? op.name.slice(6) : op.name;
-    const conv = converters.get(key);
-    if (!conv) throw new Error(`onnx export: op '${key}' has no ONNX converter`);
-    conv(new OpContext(op, g, opset));
-    for (const r of op.results) {
-      if (!g.has(r) && r.hasUses) throw new Error(`onnx export: ${key}: result ${r.index} was not converted`);
-    }
-  }
+  const ctx: ConvertCtx = { g, opset, lookup, convertOps: (ops) => { for (const op of ops) convertOp(op, ctx); } };
+  ctx.convertOps(pir.block.ops.filter((op) => needed.has(op)));
 
   const graphOutputs = outputs.map((o) => {
     g.node('Identity', [g.name(o.value, `output '${o.name}'`)], {}, [o.name]);
@@ -183,6 +141,64 @@ export function exportOnnx(program: PirProgram | StaticProgram, opts: ExportOnnx
     },
   };
   return encodeModel(model);
+}
+
+/** What converting one op needs (regions convert their ops through convertOps). */
+export interface ConvertCtx {
+  g: OnnxGraph;
+  opset: number;
+  lookup: (name: string) => Tensor | undefined;
+  convertOps: (ops: readonly Operation[]) => void;
+}
+
+function convertOp(op: Operation, ctx: ConvertCtx): void {
+  const { g, opset, lookup } = ctx;
+  if (op.name === IF) { convertIf(op, ctx); return; }
+  if (op.name === WHILE) { convertWhile(op, ctx); return; }
+  if (op.regions.length) throw new Error(`onnx export: ${op.name}: this control-flow op has no ONNX conversion`);
+  switch (op.name) {
+    case 'pd_op.data': {
+      const a = op.attr('name');
+      if (!g.has(op.result(0))) throw new Error(`onnx export: feed '${a?.kind === 'str' ? a.value : '?'}' is used but not among the inputs`);
+      return;
+    }
+    case 'builtin.parameter': {
+      const a = op.attr('parameter_name');
+      const pname = a?.kind === 'str' ? a.value : '';
+      const t = tensorTypeOf(op.result(0), pname);
+      const tensor = lookup(pname);
+      if (!tensor) throw new Error(`onnx export: parameter '${pname}' has no tensor (not captured by the program nor in the global scope)`);
+      if (tensor.shape.length !== t.shape.length || tensor.shape.some((d, i) => d !== t.shape[i]) || tensor.dtype !== t.dtype) {
+        throw new Error(`onnx export: parameter '${pname}' is ${tensor.dtype}[${tensor.shape.join(', ')}] but the program declares ${String(t)}`);
+      }
+      const name = g.fresh(pname);
+      g.initializers.push({ name, dims: [...tensor.shape], data_type: onnxDType(tensor.dtype, pname), raw_data: tensorBytes(tensor) });
+      g.bind(op.result(0), name);
+      return;
+    }
+    case 'builtin.constant': {
+      const t = tensorTypeOf(op.result(0), 'builtin.constant');
+      const name = g.constant(t.dtype, t.shape as number[], encodeValues(t.dtype, constantValues(op, t)), 'constant');
+      g.bind(op.result(0), name);
+      return;
+    }
+    case 'builtin.combine':
+      g.bind(op.result(0), op.operandValues().map((v) => g.name(v!, 'builtin.combine')));
+      return;
+    case 'builtin.split': {
+      const names = g.list(op.operand(0)!, 'builtin.split');
+      op.results.forEach((r, i) => g.bind(r, names[i]));
+      return;
+    }
+    default: break;
+  }
+  const key = op.name.startsWith('pd_op.') ? op.name.slice(6) : op.name;
+  const conv = converters.get(key);
+  if (!conv) throw new Error(`onnx export: op '${key}' has no ONNX converter`);
+  conv(new OpContext(op, g, opset));
+  for (const r of op.results) {
+    if (!g.has(r) && r.hasUses) throw new Error(`onnx export: ${key}: result ${r.index} was not converted`);
+  }
 }
 
 /** Paddle op names that have an ONNX converter (for docs and error hints). */

@@ -6,7 +6,7 @@ import type { DType } from '../../tensor/dtype.js';
 import type { Dim } from '../../tensor/shape.js';
 import { AttrType, OnnxDType } from './schema.js';
 
-export type OnnxAttr = number | string | readonly number[] | { floats: readonly number[] } | { tensor: OnnxTensor };
+export type OnnxAttr = number | string | readonly number[] | { floats: readonly number[] } | { tensor: OnnxTensor } | { graph: Record<string, unknown> };
 
 export interface OnnxTensor { name?: string; dims: number[]; data_type: number; raw_data: Uint8Array }
 
@@ -45,11 +45,19 @@ function attrProto(name: string, v: OnnxAttr): Record<string, unknown> {
   if (Array.isArray(v)) return { name, type: AttrType.INTS, ints: [...v] };
   if ('floats' in v) return { name, type: AttrType.FLOATS, floats: [...v.floats] };
   if ('tensor' in v) return { name, type: AttrType.TENSOR, t: v.tensor };
+  if ('graph' in v) return { name, type: AttrType.GRAPH, g: v.graph };
   throw new TypeError(`onnx export: attribute ${name}: unsupported value`);
 }
 
+/** A graph input/output declaration (ValueInfoProto) of a PIR tensor type; symbolic dims as dim_param. */
+export function valueInfo(name: string, t: { dtype: DType; shape: readonly Dim[] }): Record<string, unknown> {
+  const dim = t.shape.map((d) => (typeof d === 'number' && d >= 0 ? { dim_value: d } : typeof d === 'number' ? {} : { dim_param: dimParam(d) }));
+  return { name, type: { tensor_type: { elem_type: onnxDType(t.dtype, name), shape: { dim } } } };
+}
+
 export class OnnxGraph {
-  readonly nodes: Record<string, unknown>[] = [];
+  /** Nodes of the graph being filled: the main graph, or a control-flow subgraph (see collect). */
+  nodes: Record<string, unknown>[] = [];
   readonly initializers: OnnxTensor[] = [];
   private readonly used = new Set<string>();
   private readonly names = new Map<Value, string | string[]>();
@@ -91,6 +99,21 @@ export class OnnxGraph {
     });
     this.nodes.push({ op_type: op, input: [...inputs], output: outputs, name: this.fresh(`${op}_node`), attribute });
     return outputs;
+  }
+  /**
+   * The nodes `fn` appends, taken out of the current graph (an If branch or Loop body).
+   * Names stay unique across the whole model, and initializers stay in the main graph, which
+   * subgraphs may read as outer-scope values.
+   */
+  collect(fn: () => void): Record<string, unknown>[] {
+    const outer = this.nodes;
+    this.nodes = [];
+    try {
+      fn();
+      return this.nodes;
+    } finally {
+      this.nodes = outer;
+    }
   }
   /** One-output node. */
   op(op: string, inputs: readonly string[], attrs: Record<string, OnnxAttr | undefined> = {}): string {

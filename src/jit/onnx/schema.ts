@@ -123,7 +123,7 @@ export const OnnxDType = {
 } as const;
 
 /** AttributeProto.AttributeType values. */
-export const AttrType = { FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, FLOATS: 6, INTS: 7 } as const;
+export const AttrType = { FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, GRAPH: 5, FLOATS: 6, INTS: 7 } as const;
 
 /** The IR version that goes with opsets 17 and 18 (ONNX 1.12 / 1.13). */
 export const IR_VERSION = 8;

@@ -178,5 +178,5 @@ def test_framework_switches():
 
 class TestPythonVersion(unittest.TestCase):
     def test_supported_version(self):
-        self.assertGreaterEqual(sys.version_info[:2], (3, 12))
+        self.assertGreaterEqual(sys.version_info[:2], (3, 10))
         self.assertIn('emscripten', sys.platform)

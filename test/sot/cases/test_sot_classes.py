@@ -152,3 +152,28 @@ def test_objects_created_in_the_function():
         th = Thing()
         return x * cfg.scale + th.method(x), cfg
     check(f, (X,))
+
+
+def test_type_of_objects_is_captured_and_guarded():
+    class Base:
+        scale = 2.0
+
+        def forward(self, x):
+            return x * self.scale
+
+    class Child(Base):
+        scale = 3.0
+
+    def f(obj, x):
+        cls = type(obj)
+        plain = cls.forward is Base.forward
+        return x * cls.scale + (1.0 if plain else 0.0), cls.__name__
+
+    b, c = Base(), Child()
+    sf = check(f, (b, X), (c, X))
+    assert_no_breaks(sf)
+    # __class__ reassigned between calls: the type guard misses and the new class is read.
+    obj = Base()
+    same(sf(obj, X), f(obj, X))
+    obj.__class__ = Child
+    same(sf(obj, X), f(obj, X))

@@ -1,14 +1,24 @@
 """Translator: an opcode corpus. Every opcode CPython can emit in a function body is executed by
 at least one snippet below, on every Python version (checked by test_opcode_coverage against
 the running interpreter's dis.opmap). Snippets marked 'sot' are translated and compared with
-eager; snippets with generators, async, try/with, match or class bodies run as plain Python
-from their start (explain() says why: SOT106 or SOT101) and still give eager's answers."""
+eager (try/except/with included); snippets with generators, async, except*, match or class
+bodies run as plain Python from their start (explain() says why: SOT106 or SOT101) and still
+give eager's answers."""
 import dis
 import sys
 
 import paddle
 from sot_check import check, explain, same, t
 import sot_opcode_snippets_future as future_snippets
+
+if sys.version_info >= (3, 11):   # `except*` does not parse on 3.10
+    from sot_opcode_snippets_311 import SNIPPETS as _EXCEPT_STAR_SNIPPETS
+else:
+    _EXCEPT_STAR_SNIPPETS = []
+if sys.version_info >= (3, 12):   # `def f[T]` and `type X = ...` (PEP 695) do not parse before 3.12
+    from sot_opcode_snippets_312 import SNIPPETS as _PEP695_SNIPPETS
+else:
+    _PEP695_SNIPPETS = []
 
 X = t([[1.0, -2.0, 3.0], [0.5, 0.0, -1.5]])
 V = t([1.0, 2.0, 3.0])
@@ -335,7 +345,7 @@ async def async_comprehension(n):
     return [v async for v in _agen(n)]
 
 
-@snippet((X, 0), (X, 1), (X, 2), mode='eager', code='SOT101')
+@snippet((X, 0), (X, 1), (X, 2), (X, 1), (X, 0))
 def exc_try(x, k):
     try:
         if k == 1:
@@ -362,7 +372,7 @@ class _Ctx:
         return False
 
 
-@snippet((X,), mode='eager', code='SOT101')
+@snippet((X,), (X,))
 def exc_with(x):
     with _Ctx() as c:
         y = x * c
@@ -371,15 +381,8 @@ def exc_with(x):
     return y
 
 
-@snippet((X,), mode='eager', code='SOT101')
-def exc_group(x):
-    try:
-        raise ExceptionGroup('g', [ValueError(1), TypeError(2)])
-    except* ValueError:
-        x = x + 1
-    except* TypeError:
-        x = x * 2
-    return x
+# except* (3.11+ syntax) is in sot_opcode_snippets_311.py.
+SNIPPETS.extend(_EXCEPT_STAR_SNIPPETS)
 
 
 class Point:
@@ -404,29 +407,78 @@ def match_all(v):
             return -1
 
 
+# Class bodies with PEP 695 generics and generic functions (3.12+ syntax) live in their own module.
+SNIPPETS.extend(_PEP695_SNIPPETS)
+
+
+# ---- forms whose opcodes only 3.10 / 3.11 have ------------------------------------------------
+@snippet((7, 2.0), (-3, 0.5))
+def op_inplace_each(n, f):
+    # 3.10 has one INPLACE_* opcode per operator
+    n &= 7
+    n //= 2
+    n <<= 3
+    n %= 5
+    n |= 8
+    n **= 2
+    n >>= 1
+    n ^= 3
+    f /= 2
+    return n, f
+
+
+@snippet((X,))
+def op_inplace_matmul_and_subscript(x):
+    y = x
+    y @= x.T
+    box = [x, 1]
+    box[0] += x   # DUP_TOP_TWO on 3.10
+    box[1] *= 3
+    return y, box
+
+
+@snippet((3,), (1,))
+def flow_while_is_none(n):
+    v = None
+    k = 0
+    while v is None:   # 3.11: POP_JUMP_BACKWARD_IF_NONE closes the loop
+        k += 1
+        if k >= n:
+            v = k * 10
+    return v
+
+
 @snippet((3,), mode='eager', code='SOT101')
-def class_body(n):
+def class_body_plain(n):
     outer = n * 2
 
     class C:
         a = 1
-        b: int = 2
-        c = outer
+        c = outer   # LOAD_CLASSDEREF before 3.12
         tmp = 5
-        del tmp
-
-        def m[T](self, v: T) -> T:
-            return v
-
-        type Alias = list[int]
-    return C.a + C.b + C.c + C().m(1)
+        del tmp     # DELETE_NAME
+    return C.a + C.c
 
 
-@snippet((3,))
-def generic_function(n):
-    def ident[T: int](v: T) -> T:
-        return v
-    return ident(n)
+@snippet(({'k': 1, 'j': 2},), ((1, 5),), ((5, 1),), ([1, 2, 3, 4],), ({'x': [4, 3, 2, 1]},), (0,), mode='eager', code='SOT101')
+def match_rest_and_or(v):
+    match v:
+        case {'k': val, **rest}:   # COPY_DICT_WITHOUT_KEYS on 3.10
+            return val + len(rest)
+        case (a, 1) | (1, a):      # an or-pattern binding a name
+            return a
+        case {'x': [p, q, r, s]} | [p, q, r, s]:   # or-patterns reorder 4 captures (ROT_N on 3.10)
+            return p + q * r - s
+        case _:
+            return -1
+
+
+@snippet((3,), mode='eager', code='SOT106', driver=run_coro)
+async def async_gen_nested(n):
+    async def agen():   # ASYNC_GEN_WRAP on 3.11
+        yield n
+        yield n + 1
+    return [v async for v in agen()]
 
 
 # ---- the tests ---------------------------------------------------------------------------------
@@ -435,8 +487,20 @@ def _call(fn, args, driver):
     return driver(r) if driver else r
 
 
+# 3.10 has no exception table: try/except/finally/with use a block stack (SETUP_FINALLY,
+# SETUP_WITH), which the translator does not simulate, so such code runs as plain Python (SOT101).
+_BLOCK_STACK_OPS = {'SETUP_FINALLY', 'SETUP_WITH', 'SETUP_ASYNC_WITH'}
+
+
+def _mode(fn, mode, code):
+    if mode == 'sot' and sys.version_info < (3, 11) and {i.opname for i in dis.get_instructions(fn)} & _BLOCK_STACK_OPS:
+        return 'eager', 'SOT101'
+    return mode, code
+
+
 def test_translated_snippets():
-    for fn, argsets, mode, _, _ in SNIPPETS:
+    for fn, argsets, mode, code, _ in SNIPPETS:
+        mode, code = _mode(fn, mode, code)
         if mode != 'sot':
             continue
         try:
@@ -447,6 +511,7 @@ def test_translated_snippets():
 
 def test_eager_snippets():
     for fn, argsets, mode, code, driver in SNIPPETS + future_snippets.SNIPPETS:
+        mode, code = _mode(fn, mode, code)
         if mode != 'eager':
             continue
         sf = paddle.jit.to_static(fn)
@@ -484,6 +549,9 @@ def test_raising_snippets_raise_the_same():
 # exist only in the compiler), and module-level-only intrinsics.
 _NEVER = {'CACHE', 'RESERVED', 'INTERPRETER_EXIT', 'ENTER_EXECUTOR'}
 EXCLUDED = {
+    # IMPORT_STAR is module-level only (a SyntaxError in a function), PRINT_EXPR interactive only.
+    (3, 10): _NEVER | {'IMPORT_STAR', 'PRINT_EXPR'},
+    (3, 11): _NEVER | {'IMPORT_STAR', 'PRINT_EXPR'},
     (3, 12): _NEVER,
     # EXIT_INIT_CHECK is only in the interpreter's internal __init__ shim code.
     (3, 13): _NEVER | {'EXIT_INIT_CHECK'},

@@ -1,10 +1,42 @@
 """paddle.jit.sot: the symbolic opcode translator's Python entry points."""
+import types as _types
+import weakref as _weakref
+
 from .runtime import StaticFunction
+from . import psdb  # noqa: F401
+from . import utils  # noqa: F401
+
+# One translated wrapper per function, as Paddle keys its cache by code: symbolic_translate(f)
+# called again (Paddle's tests do it per call) reuses f's translations. OpcodeExecutorCache().clear()
+# empties it.
+_SYMBOLIC_CACHE = _weakref.WeakKeyDictionary()
 
 
 def symbolic_translate(fn, **kwargs):
-    """Translates `fn` on its calls (the same machinery as to_static, without Layer handling)."""
+    """Translates `fn` on its calls (the same machinery as to_static, without Layer handling).
+    Repeated calls with the same function share one cache; a bound method shares its function's
+    (the instance is the first argument)."""
+    if isinstance(fn, StaticFunction):
+        return fn
+    if isinstance(fn, _types.MethodType) and isinstance(fn.__func__, _types.FunctionType):
+        return _types.MethodType(_shared(fn.__func__), fn.__self__)
+    if isinstance(fn, _types.FunctionType):
+        return _shared(fn)
     return StaticFunction(fn)
+
+
+def _shared(fn):
+    sf = _SYMBOLIC_CACHE.get(fn)
+    if sf is None:
+        sf = _SYMBOLIC_CACHE[fn] = StaticFunction(fn)
+    return sf
+
+
+def skip_function(fn):
+    """Paddle's skip_function: fn is never translated (calls from translated code run it as a
+    concrete step; to_static of it runs it eagerly). Returns fn."""
+    from ..import not_to_static
+    return not_to_static(getattr(fn, '__func__', fn))
 
 
 def explain(fn, *args, **kwargs):

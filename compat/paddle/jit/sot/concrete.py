@@ -70,7 +70,9 @@ def _call_kw(arg, argval, ops, info):
 
 
 def _call_ex(arg, argval, ops, info):
-    # [callable, NULL, args, kwargs?] (3.13+) / [NULL, callable, args, kwargs?] (3.12)
+    # [callable, NULL, args, kwargs?] (3.13+) / [NULL, callable, args, kwargs?] (3.11, 3.12) / [callable, args, kwargs?] (3.10)
+    if not info['callHasNullSlot']:
+        ops = [_NULL] + list(ops)
     if info['callableFirst']:
         fn, args = ops[0], ops[2]
     else:
@@ -89,7 +91,7 @@ def _unary(f):
 
 def _load_attr(arg, argval, ops, info):
     v = getattr(ops[0], argval)
-    if arg & 1:  # method form: callers treat it as [attr, NULL]-like (3.13+) or [NULL, attr] (3.12)
+    if info['attrMethodBit'] and arg & 1:  # method form: callers treat it as [attr, NULL]-like (3.13+) or [NULL, attr] (3.12)
         return [v, _NULL] if info['nullAfterAttr'] else [_NULL, v]
     return [v]
 
@@ -293,7 +295,11 @@ def _function_str(f):
 
 def _dict_merge(arg, argval, ops, info):
     # ops: [callable pair (version order), positional args, dict, ..., other]
-    fn = ops[0] if info['callableFirst'] else ops[1]
+    if not info['callHasNullSlot']:   # 3.10: [callable, positional args, dict, ..., other]
+        ops = [ops[0], _NULL] + list(ops[1:])
+        fn = ops[0]
+    else:
+        fn = ops[0] if info['callableFirst'] else ops[1]
     d, other = ops[3], ops[-1]
     if not hasattr(other, 'keys'):
         raise TypeError('%s argument after ** must be a mapping, not %s' % (_function_str(fn), type(other).__name__))
@@ -314,7 +320,7 @@ def _load_global(arg, argval, ops, info):
         if name not in b:
             raise NameError("name '%s' is not defined" % name)
         v = b[name]
-    if arg & 1:
+    if info['globalNullBit'] and arg & 1:
         return [v, _NULL] if info['callableFirst'] else [_NULL, v]
     return [v]
 
@@ -498,3 +504,49 @@ _STEPS = {
     'IMPORT_NAME': _import_name,
     'IMPORT_FROM': _import_from,
 }
+
+
+# ---- 3.10 / 3.11 opcodes (frontend/python/handlers/legacy.ts) ----
+def _call_function(arg, argval, ops, info):
+    return [ops[0](*ops[1:])]
+
+
+def _call_function_kw(arg, argval, ops, info):
+    return [_call(ops[0], _NULL, ops[1:-1], ops[-1])]
+
+
+def _call_method(arg, argval, ops, info):
+    # [meth|NULL, self|callable, args...], 3.12's CALL layout
+    a, b, args = ops[0], ops[1], ops[2:]
+    fn, self_ = (b, _NULL) if a is _NULL else (a, b)
+    return [_call(fn, self_, args, None)]
+
+
+def _load_method(arg, argval, ops, info):
+    return [_NULL, getattr(ops[0], argval)]
+
+
+# 3.10's one opcode per operator: BINARY_ADD is '+', INPLACE_ADD '+='
+_LEGACY_OPS = {'ADD': '+', 'AND': '&', 'FLOOR_DIVIDE': '//', 'LSHIFT': '<<', 'MATRIX_MULTIPLY': '@', 'MULTIPLY': '*',
+               'MODULO': '%', 'OR': '|', 'POWER': '**', 'RSHIFT': '>>', 'SUBTRACT': '-', 'TRUE_DIVIDE': '/', 'XOR': '^'}
+
+
+def _legacy_binary(sym):
+    f = _BINARY[sym]
+    return lambda arg, argval, ops, info: [f(ops[0], ops[1])]
+
+
+_STEPS.update({
+    'CALL_FUNCTION': _call_function,
+    'CALL_FUNCTION_KW': _call_function_kw,
+    'CALL_METHOD': _call_method,
+    'LOAD_METHOD': _load_method,
+    'UNARY_POSITIVE': _unary(operator.pos),
+    'LIST_TO_TUPLE': _unary(tuple),
+})
+for _name, _sym in _LEGACY_OPS.items():
+    _STEPS['BINARY_' + _name] = _legacy_binary(_sym)
+    _STEPS['INPLACE_' + _name] = _legacy_binary(_sym + '=')
+
+from .concrete_exc import STEPS as _EXC_STEPS  # noqa: E402
+_STEPS.update(_EXC_STEPS)

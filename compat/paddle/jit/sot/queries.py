@@ -14,6 +14,9 @@ def describe(oid):
     """'kind|detail' telling the translator how to treat an object."""
     o = OBJECTS[oid]
     t = type(o)
+    special = _special_call(o, t)
+    if special is not None:
+        return special
     op = getattr(o, '_skiff_op', None)
     if op is not None and callable(o):
         return 'api|' + op
@@ -45,11 +48,31 @@ def describe(oid):
     return 'other|%d|%s' % (_traits(o, t), t.__qualname__)
 
 
+def _special_call(o, t):
+    """psdb helpers, APIs registered with add_break_graph_apis and not_to_static functions are
+    modelled builtins of the translator (frontend/python/sot/builtins.ts, 'skiff.*')."""
+    from . import psdb
+    from .utils.paddle_api_config import BREAK_GRAPH_APIS
+    if t is types.FunctionType and o.__module__ == psdb.__name__:
+        if o is psdb.breakgraph:
+            return 'builtin|skiff.breakgraph'
+        if o is psdb.fallback:
+            return 'builtin|skiff.fallback'
+        if o is psdb.in_sot:
+            return 'builtin|skiff.in_sot'
+    if BREAK_GRAPH_APIS and BREAK_GRAPH_APIS.get(id(o)) is o:
+        return 'builtin|skiff.break_call'
+    if (t is types.FunctionType or t is types.MethodType) and getattr(o, '_skiff_not_to_static', False):
+        return 'builtin|skiff.break_call'
+    return None
+
+
 def _traits(o, t):
     """Bit flags telling the translator what it may compute about an opaque object at
     translation time: 1 its operators, ==, hash, str and format are pure functions of an
     immutable value (enum members, dtypes, builtin immutables); 2 == is identity; 4 its truth
-    value is always True (no __bool__ or __len__)."""
+    value is always True (no __bool__ or __len__); 8 it is an exception (new per call: guarded
+    by type, never read at translation time)."""
     import enum
     from ...dtype import DType
     bits = 0
@@ -59,6 +82,8 @@ def _traits(o, t):
         bits |= 2
     if not hasattr(t, '__bool__') and not hasattr(t, '__len__'):
         bits |= 4
+    if isinstance(o, BaseException):
+        bits |= 8
     return bits
 
 

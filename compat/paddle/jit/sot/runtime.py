@@ -35,13 +35,23 @@ CONFIG = _Disabled()
 
 
 def _interp_info():
+    nb = [sym for _, sym in getattr(dis, '_nb_ops', [])]
+    if not nb:   # 3.10: the numbering of frontend/python/bytecode/interp_info.ts (BINARY_OP steps are Skiff's)
+        nb = '+ & // << @ * % | ** >> - / ^'.split()
+        nb += [s + '=' for s in nb]
+    v = sys.version_info
     info = {
-        'binaryOps': [sym for _, sym in getattr(dis, '_nb_ops', [])],
+        'binaryOps': nb,
         'cmpOp': list(dis.cmp_op),
-        'compareShift': 4 if sys.version_info < (3, 13) else 5,
-        'compareToBool': sys.version_info >= (3, 13),
-        'callableFirst': sys.version_info >= (3, 13),
-        'nullAfterAttr': sys.version_info >= (3, 13),
+        'compareShift': 0 if v < (3, 12) else 4 if v < (3, 13) else 5,
+        'compareToBool': v >= (3, 13),
+        'callableFirst': v >= (3, 13),
+        'nullAfterAttr': v >= (3, 13),
+        # frontend/python/sot/versions.ts: the bit-0 flags of LOAD_ATTR (3.12+) and LOAD_GLOBAL
+        # (3.11+), and the NULL slot of CALL_FUNCTION_EX (3.11+)
+        'attrMethodBit': v >= (3, 12),
+        'globalNullBit': v >= (3, 11),
+        'callHasNullSlot': v >= (3, 11),
     }
     return info
 
@@ -67,7 +77,8 @@ class StaticFunction:
         self._input_spec = input_spec
         self._full_graph = full_graph
         self._fid = 0
-        self._eager = False
+        # not_to_static / sot.skip_function: never translated
+        self._eager = bool(getattr(self._target, '_skiff_not_to_static', False))
         self._globals = ()      # function-wide guards: (dict reads, other reads), see guards._guards_hold
         self.__wrapped__ = fn
         self.__name__ = getattr(fn, '__name__', 'fn')
@@ -211,7 +222,11 @@ def _raise_pending(r):
     _PENDING[0] = None
     if exc is None:
         kind, _, msg = r[1:].partition('\x01')
-        exc = getattr(builtins, kind, RuntimeError)(msg)
+        if kind == 'InnerError':   # a psdb check failed (paddle.jit.sot.psdb)
+            from .utils.exceptions import InnerError as cls
+        else:
+            cls = getattr(builtins, kind, RuntimeError)
+        exc = cls(msg)
     raise exc.with_traceback(exc.__traceback__)
 
 
@@ -220,8 +235,8 @@ def _user_frame_raiser(filename, lineno, name):
     source line for errors raised by concrete steps. Built structurally with code.replace."""
     def _raise(e):
         raise e
-    code = _raise.__code__.replace(co_filename=filename, co_name=name, co_firstlineno=max(1, lineno - 1),
-                                   co_qualname=name) if sys.version_info >= (3, 11) else _raise.__code__
+    more = {'co_qualname': name} if sys.version_info >= (3, 11) else {}   # (3.10 code has no qualname)
+    code = _raise.__code__.replace(co_filename=filename, co_name=name, co_firstlineno=max(1, lineno - 1), **more)
     return types.FunctionType(code, {})
 
 
@@ -246,20 +261,34 @@ def code_info(oid):
     names += list(code.co_freevars)
     kinds += ['f'] * len(code.co_freevars)
     lines = [-1] * (len(code.co_code) // 2)
-    for i, pos in enumerate(code.co_positions()):
-        if i < len(lines):
-            lines[i] = pos[0] if pos[0] is not None else -1
+    if hasattr(code, 'co_positions'):
+        for i, pos in enumerate(code.co_positions()):
+            if i < len(lines):
+                lines[i] = pos[0] if pos[0] is not None else -1
+    else:   # 3.10: line ranges by byte offset
+        for start, end, line in code.co_lines():
+            for i in range(start // 2, min(end // 2, len(lines))):
+                lines[i] = line if line is not None else -1
     return json.dumps({
         'id': id(code), 'name': code.co_name, 'qualname': getattr(code, 'co_qualname', code.co_name),
         'filename': code.co_filename, 'firstlineno': code.co_firstlineno,
         'argcount': code.co_argcount, 'posonlyargcount': code.co_posonlyargcount,
         'kwonlyargcount': code.co_kwonlyargcount, 'flags': code.co_flags,
         'localsplus': names, 'localkinds': ''.join(kinds), 'names': list(code.co_names),
+        'cellvars': list(code.co_cellvars),   # 3.10's *_DEREF/LOAD_CLOSURE index cellvars + freevars
         'consts': [_const(c) for c in code.co_consts],
         'code': code.co_code.decode('latin-1'), 'lines': lines,
         'hasExceptionTable': len(getattr(code, 'co_exceptiontable', b'')) > 0,
         'handlers': _handler_targets(code),
+        'captureCf': _wants_capture(code),
+        'excTable': _exception_table(code),
     })
+
+
+def _wants_capture(code):
+    """Whether paddle.jit.marker.capture_control_flow marked this code object."""
+    from .. import marker
+    return code in marker._CAPTURE_CODES
 
 
 def _const(c):
@@ -287,12 +316,45 @@ def _handler_targets(code):
     return sorted({e.target for e in parse(code)})
 
 
+def _exception_table(code):
+    """The exception table as [start, end, target, depth, lasti] rows (byte offsets), from the
+    interpreter's own parser; None where there is none to parse (3.10's block stack)."""
+    parse = getattr(dis, '_parse_exception_table', None)
+    if parse is None:
+        return None
+    if not getattr(code, 'co_exceptiontable', b''):
+        return []
+    return [[e.start, e.end, e.target, e.depth, 1 if e.lasti else 0] for e in parse(code)]
+
+
+def take_exception(frames_json):
+    """The exception a failed step left pending, now handled by the translated code's own
+    handler: '(layer version, (exc,))' encoded, like a step's result. '' if none. Its traceback
+    gets the user's frames at the step (as eager's has them when the handler re-raises it)."""
+    e = _PENDING[0]
+    _PENDING[0] = None
+    if e is None:
+        return ''
+    import json
+    _with_user_frames(e, json.loads(frames_json))
+    return encode((LAYER_VERSION[0], (e,)))
+
+
 def _code_id(code):
     """The id of a code object, kept for good: the translator caches code by id."""
     cid = remember(code)
     if cid not in PINS:
         PINS[cid] = 1
     return cid
+
+
+def type_id(oid):
+    """id() of an object's type, for type guards; the type stays pinned so the id stays its own."""
+    t = type(OBJECTS[oid])
+    tid = remember(t)
+    if tid not in PINS:
+        PINS[tid] = 1
+    return tid
 
 
 def type_name(oid):
@@ -386,8 +448,17 @@ def set_error_location(frames_json):
     e = _PENDING[0]
     if e is None:
         return
+    _PENDING[0] = _with_user_frames(e, json.loads(frames_json))
+
+
+def _with_user_frames(e, frames):
+    """e with frames at the user's lines in front of its traceback (outermost first). Frames
+    without a line (a re-raise in compiler-made cleanup code) add nothing: the traceback already
+    has the line the exception came from."""
     tb = e.__traceback__
-    for fr in reversed(json.loads(frames_json)):
+    for fr in reversed(frames):
+        if fr['line'] < 1:
+            continue
         try:
             _user_frame_raiser(fr['file'], fr['line'], fr['name'])(e.with_traceback(None))
         except BaseException as e2:  # noqa: BLE001
@@ -395,7 +466,7 @@ def set_error_location(frames_json):
             while t.tb_next is not None:
                 t = t.tb_next
             tb = types.TracebackType(tb, t.tb_frame, t.tb_lasti, t.tb_lineno)
-    _PENDING[0] = e.with_traceback(tb)
+    return e.with_traceback(tb)
 
 
 def pin(oid):
@@ -444,3 +515,4 @@ from .queries import (  # noqa: E402,F401
     TENSOR_SAMPLE, builtin_object, compat_function, describe, dtype_name, dtype_object, import_module, isinstance_,
     layer_call_target, plain_attr, sorted_values, super_attr, builtin_type_has_attr,
 )
+from .psdb import code_flags as psdb_flags  # noqa: E402,F401  (check_no_breakgraph / check_no_fallback marks)

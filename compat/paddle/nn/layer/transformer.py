@@ -38,6 +38,12 @@ def _activation(who, name):
     return f
 
 
+def _keep(d):
+    """A leading reshape dim: its size, or 0 ("copy the input's dim", as Paddle's own
+    MultiHeadAttention writes it) when it is -1 (symbolic while tracing with InputSpec None dims)."""
+    return 0 if d < 0 else d
+
+
 class MultiHeadAttention(Layer):
     """q_proj / k_proj / v_proj / out_proj Linears; forward(query, key=None, value=None,
     attn_mask=None, cache=None) -> out, or (out, weights) with need_weights."""
@@ -63,7 +69,7 @@ class MultiHeadAttention(Layer):
         self.out_proj = Linear(embed_dim, embed_dim, weight_attr, bias_attr=bias_attr)
 
     def _heads(self, x):
-        b, l = x.shape[0], x.shape[1]
+        b, l = _keep(x.shape[0]), _keep(x.shape[1])
         return paddle.transpose(paddle.reshape(x, [b, l, self.num_heads, self.head_dim]), [0, 2, 1, 3])
 
     def _check_kv(self, key, value):
@@ -103,12 +109,12 @@ class MultiHeadAttention(Layer):
         if cache is None and not self.need_weights and (not self.dropout or not self.training) and sdpa is not None:
             # The fused op takes [batch, len, heads, head_dim] as it is: no transposes, no [Lq, Lk] matrix.
             self._check_kv(key, value)
-            b, h, d = qs[0], self.num_heads, self.head_dim
-            q = paddle.reshape(self.q_proj(query), [b, qs[1], h, d])
-            k = paddle.reshape(self.k_proj(key), [b, key.shape[1], h, d])
-            v = paddle.reshape(self.v_proj(value), [b, value.shape[1], h, d])
+            b, h, d = _keep(qs[0]), self.num_heads, self.head_dim
+            q = paddle.reshape(self.q_proj(query), [b, _keep(qs[1]), h, d])
+            k = paddle.reshape(self.k_proj(key), [b, _keep(key.shape[1]), h, d])
+            v = paddle.reshape(self.v_proj(value), [b, _keep(value.shape[1]), h, d])
             o = sdpa(q, k, v, _convert_attention_mask(attn_mask, q.dtype), 0.0, False, False)
-            return self.out_proj(paddle.reshape(o, [b, qs[1], self.embed_dim]))
+            return self.out_proj(paddle.reshape(o, [b, _keep(qs[1]), self.embed_dim]))
         q = self._heads(self.q_proj(query))
         k, v = (cache.k, cache.v) if isinstance(cache, self.StaticCache) else self.compute_kv(key, value)
         if isinstance(cache, self.Cache):
@@ -123,7 +129,7 @@ class MultiHeadAttention(Layer):
         if self.dropout:
             weights = paddle.nn.functional.dropout(weights, self.dropout, training=self.training, mode='upscale_in_train')
         out = paddle.transpose(paddle.matmul(weights, v), [0, 2, 1, 3])
-        out = self.out_proj(paddle.reshape(out, [qs[0], qs[1], self.embed_dim]))
+        out = self.out_proj(paddle.reshape(out, [_keep(qs[0]), _keep(qs[1]), self.embed_dim]))
         outs = [out] + ([weights] if self.need_weights else []) + ([cache] if cache is not None else [])
         return out if len(outs) == 1 else tuple(outs)
 

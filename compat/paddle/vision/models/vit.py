@@ -138,7 +138,12 @@ class VisionTransformer(nn.Layer):
     def forward_features(self, x):
         b = x.shape[0]
         x = self.patch_embed(x)
-        cls_tokens = self.cls_token.expand([b, -1, -1])
+        if b >= 0:
+            cls_tokens = self.cls_token.expand([b, -1, -1])
+        else:
+            # A symbolic batch (-1 while tracing) would mean "keep dim 1" to expand: broadcast
+            # the class token against zeros shaped like one patch row instead (same [N, 1, D]).
+            cls_tokens = self.cls_token + paddle.zeros_like(x[:, :1])
         x = paddle.concat([cls_tokens, x], axis=1) + self.pos_embed
         x = self.pos_drop(x)
         for blk in self.blocks:

@@ -553,3 +553,8 @@ KNOWN_DIFFERENCES = {('reduce_dtypes', k): 'int64'
                      if a in ('uint8', 'uint16', 'uint32') and f in ('sum', 'cumsum', 'prod')}
 # uint64 has no storage (its values exceed int64): an array of one is a TypeError
 KNOWN_DIFFERENCES[('uint16_32', len(MORE['uint16_32']) - 1)] = 'TypeError'
+# A pure-Python class can serve memoryview() only through __buffer__ (PEP 688, Python 3.12+):
+# on 3.10/3.11 memoryview(ndarray) is a TypeError (bytes(a) still works through __bytes__).
+import sys as _sys  # noqa: E402
+if _sys.version_info < (3, 12):
+    KNOWN_DIFFERENCES.update({('buffer', k): 'TypeError' for k in range(len(MORE['buffer'])) if k != 6})
