@@ -169,7 +169,9 @@ export function runForTraining(graph: CompiledGraph, inputs: readonly Tensor[]):
   // An output that is an input's storage itself gets a tensor of its own (a node's output cannot be its input).
   const outputs = fetched.slice(0, p.nOut).map((t) => (inputs.includes(t) ? hold(t) : t));
   // Saved for backward: residuals (own handles), the inputs (for double backward), and versions.
-  const saved = untracked(() => p.residuals.map(([kind, k]) => (kind === 'in' ? hold(inputs[k]) : fetched[k])));
+  // A residual that is also an output gets its own handle: the caller may dispose the output
+  // (Python drops its wrapper) before backward, and release() must not dispose the caller's tensor.
+  const saved = untracked(() => p.residuals.map(([kind, k]) => (kind === 'in' ? hold(inputs[k]) : k < p.nOut ? hold(outputs[k]) : fetched[k])));
   const savedInputs = untracked(() => inputs.map((t, i) => {
     const v = hold(t);
     // Gradients flowing into the saved input (double backward) go where the input's would.

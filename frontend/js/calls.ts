@@ -42,10 +42,22 @@ export function callExpression(frame: Frame, n: E.CallExpression, scope: Scope, 
   const callee = sub(c as E.Expression);
   if (callee === SHORT) return SHORT;
   if ((n as E.SimpleCallExpression).optional && isNullish(callee)) return SHORT;
+  // The build plugin's inserted helpers (`__skiffScope(() => ..., names, getter)`) evaluate to
+  // their first argument; the rest is the accessor's plumbing, which is not run (contract in
+  // docs/js_frontend.md, Build plugin).
+  if (isScopeHelper(callee)) {
+    const first = n.arguments[0];
+    if (!first || first.type === 'SpreadElement') throw new GraphBreak('SOT007', 'a skiff scope helper call without a plain first argument');
+    return expr(frame, first, scope);
+  }
   const args = evalArgs(frame, n.arguments, scope);
   frame.info.node = n;
   return callValue(frame, callee, UNDEFINED, args);
 }
+
+const HELPER_KEY = Symbol.for('skiff.scope.helper');
+const isScopeHelper = (f: Variable): boolean =>
+  f instanceof JsValue && typeof f.value === 'function' && Object.prototype.hasOwnProperty.call(f.value, HELPER_KEY);
 
 function chainValue(frame: Frame, e: E.MemberExpression | E.CallExpression, scope: Scope): Variable | typeof SHORT {
   return chain(frame, e, scope);

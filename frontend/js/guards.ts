@@ -34,6 +34,9 @@ export interface Entry {
 /** The free-variable record of a function (from the build plugin's accessor), or undefined. */
 export function scopeRecord(f: unknown): Record<string, unknown> | undefined {
   if ((typeof f !== 'function' && (typeof f !== 'object' || f === null))) return undefined;
+  // Own property only: a class inherits its parent's statics, so an untransformed subclass
+  // would otherwise show the parent's free variables.
+  if (!Object.prototype.hasOwnProperty.call(f, SCOPE_KEY)) return undefined;
   const acc = (f as Record<symbol, unknown>)[SCOPE_KEY];
   if (typeof acc !== 'function') return undefined;
   const r = (acc as () => unknown)();

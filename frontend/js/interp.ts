@@ -15,8 +15,12 @@ import { hoist, type FnNode, type ParsedFunction } from './parse.js';
 import { MAX_LOOP_ITERATIONS, type FrameInfo, type Translation } from './translation.js';
 import { JsArray, JsClosure, JsMap, JsObject, JsValue, Scope, UNDEFINED, js } from './vars.js';
 import { layerSnapshot, scopeRecord } from './guards.js';
+import { branchTest, captureIf, captureLoop, captureTernary, noteBindingWrite } from './control_flow.js';
 
-type Completion = { t: 'return'; v: Variable } | { t: 'break' | 'continue'; label: string | null } | null;
+/** The simulated frame of each stack entry (control_flow.ts asks whether a caller captures). */
+export const frameOfInfo = new WeakMap<FrameInfo, Frame>();
+
+export type Completion = { t: 'return'; v: Variable } | { t: 'break' | 'continue'; label: string | null } | null;
 
 /** One simulated function activation. */
 export class Frame {
@@ -31,7 +35,7 @@ export class Frame {
     name: string,
     /** The prototype object owning the running method (where `super` lookups start above), if any. */
     readonly home: object | null = null,
-  ) { this.info = { name, parsed, node: null }; }
+  ) { this.info = { name, parsed, node: null }; frameOfInfo.set(this.info, this); }
 }
 
 /** Source of the free-variable record of function/class object `holder` reached at `src`. */
@@ -89,7 +93,7 @@ function execBlock(frame: Frame, body: readonly E.Statement[], scope: Scope): Co
   return null;
 }
 
-function exec(frame: Frame, s: E.Statement | E.ModuleDeclaration, scope: Scope, label: string | null = null): Completion {
+export function exec(frame: Frame, s: E.Statement | E.ModuleDeclaration, scope: Scope, label: string | null = null): Completion {
   frame.info.node = s;
   switch (s.type) {
     case 'ExpressionStatement': expr(frame, s.expression, scope); return null;
@@ -102,9 +106,12 @@ function exec(frame: Frame, s: E.Statement | E.ModuleDeclaration, scope: Scope, 
       return null;
     }
     case 'ReturnStatement': return { t: 'return', v: s.argument ? expr(frame, s.argument, scope) : UNDEFINED };
-    case 'IfStatement':
-      if (truthy(expr(frame, s.test, scope))) return exec(frame, s.consequent, new Scope(scope));
+    case 'IfStatement': {
+      const t = branchTest(frame, s.test, scope);
+      if (typeof t !== 'boolean') return captureIf(frame, s, scope, t);   // a tensor's value: an if node
+      if (t) return exec(frame, s.consequent, new Scope(scope));
       return s.alternate ? exec(frame, s.alternate, new Scope(scope)) : null;
+    }
     case 'BlockStatement': {
       const inner = new Scope(scope);
       for (const f of s.body) if (f.type === 'FunctionDeclaration' && f.id) inner.vars.set(f.id.name, { v: makeClosure(frame, f, inner), kind: 'function' });
@@ -117,7 +124,11 @@ function exec(frame: Frame, s: E.Statement | E.ModuleDeclaration, scope: Scope, 
       let first = s.type === 'DoWhileStatement';
       for (let n = 0; ; n++) {
         if (n > MAX_LOOP_ITERATIONS) throw new GraphBreak('SOT007', `a loop ran more than ${MAX_LOOP_ITERATIONS} iterations while translating`);
-        if (!first && !truthy(expr(frame, s.test, scope))) return null;
+        if (!first) {
+          const t = branchTest(frame, s.test, scope);
+          if (typeof t !== 'boolean') return captureLoop(frame, scope, t, () => exec(frame, s.body, new Scope(scope)), () => branchTest(frame, s.test, scope));
+          if (!t) return null;
+        }
         first = false;
         const c = exec(frame, s.body, new Scope(scope));
         const r = loopCompletion(c, label);
@@ -163,7 +174,12 @@ function forLoop(frame: Frame, s: E.ForStatement, outer: Scope, label: string | 
   }
   for (let n = 0; ; n++) {
     if (n > MAX_LOOP_ITERATIONS) throw new GraphBreak('SOT007', `a loop ran more than ${MAX_LOOP_ITERATIONS} iterations while translating`);
-    if (s.test && !truthy(expr(frame, s.test, scope))) return null;
+    const t = s.test ? branchTest(frame, s.test, scope) : true;
+    if (typeof t !== 'boolean') {
+      const sc = scope;
+      return captureLoop(frame, sc, t, () => exec(frame, s.body, new Scope(sc)) ?? (s.update ? (expr(frame, s.update, sc), null) : null), () => branchTest(frame, s.test!, sc));
+    }
+    if (!t) return null;
     const c = exec(frame, s.body, new Scope(scope));
     const r = loopCompletion(c, label);
     if (r === 'break') return null;
@@ -285,6 +301,7 @@ function assignName(frame: Frame, name: string, v: Variable, scope: Scope): void
   const b = scope.lookup(name);
   if (!b) throw new GraphBreak('SOT007', `assignment to '${name}', which is not a local of the translated code (a global or closure variable)`);
   if (b.kind === 'const') throw new GraphBreak('SOT007', `assignment to constant '${name}' (raises TypeError eagerly)`);
+  noteBindingWrite(b);
   b.v = v;
 }
 
@@ -380,7 +397,11 @@ export function expr(frame: Frame, n: E.Expression | E.SpreadElement | E.Private
       if (n.operator === '||') return truthy(l) ? l : expr(frame, n.right, scope);
       return isNullish(l) ? expr(frame, n.right, scope) : l;
     }
-    case 'ConditionalExpression': return truthy(expr(frame, n.test, scope)) ? expr(frame, n.consequent, scope) : expr(frame, n.alternate, scope);
+    case 'ConditionalExpression': {
+      const t = branchTest(frame, n.test, scope);
+      if (typeof t !== 'boolean') return captureTernary(frame, n, scope, t);
+      return t ? expr(frame, n.consequent, scope) : expr(frame, n.alternate, scope);
+    }
     case 'AssignmentExpression': return assignment(frame, n, scope);
     case 'UpdateExpression': {
       const old = expr(frame, n.argument, scope);

@@ -8,8 +8,8 @@ import type { Tensor } from '../../src/tensor/tensor.js';
 
 const T = (x: unknown): Tensor => x as Tensor;
 
-/** [seq] int64: 0, 1, ..., seq - 1. */
-function positions(input_ids: Tensor): Tensor {
+/** [seq] int64: 0, 1, ..., seq - 1. Exported so a scope accessor can be attached to it (to_static resolves it as a free variable). */
+export function positions(input_ids: Tensor): Tensor {
   const seq = input_ids.shape[1];
   if (typeof seq === 'number') return T(paddle.arange(seq, { dtype: 'int64' }));
   const ones = T(paddle.ones_like(T(input_ids.get(0)), 'int64'));

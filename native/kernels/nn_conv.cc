@@ -27,7 +27,35 @@ struct Conv {
   int64_t N, C, H, W, Cout, Cg, Og, kh, kw, OH, OW, K, P;
   int64_t sh, sw, dh, dw, pt, pl, groups;
   bool channel_last;
+  int act;  // fused_conv2d_add_act's epilogue activation (ConvAct); plain conv2d: kNone
 };
+
+// Activations fused_conv2d_add_act applies in the output epilogue (codes from
+// src/ops/defs/fused_conv.ts). Same formulas, in the same order, as the eager unary kernels, so
+// the fused op is bit-identical to conv2d followed by the activation.
+enum ConvAct { kNone = 0, kRelu = 1, kRelu6 = 2, kHardswish = 3 };
+
+template <typename A>
+inline A conv_act(A v, int act) {
+  switch (act) {
+    case kRelu: return std::max(v, A(0));
+    case kRelu6: return std::min(std::max(v, A(0)), A(6));
+    case kHardswish: return v * std::min(std::max(v + A(3), A(0)), A(6)) / A(6);
+    default: return v;
+  }
+}
+
+// r[i] = act(r[i] + b) over one output row still in cache; the switch is outside the loops so
+// each case vectorizes.
+template <typename A>
+inline void bias_act_row(A* __restrict r, int64_t n, A b, int act) {
+  switch (act) {
+    case kRelu: for (int64_t i = 0; i < n; i++) r[i] = std::max(r[i] + b, A(0)); break;
+    case kRelu6: for (int64_t i = 0; i < n; i++) r[i] = std::min(std::max(r[i] + b, A(0)), A(6)); break;
+    case kHardswish: for (int64_t i = 0; i < n; i++) r[i] = conv_act(r[i] + b, kHardswish); break;
+    default: for (int64_t i = 0; i < n; i++) r[i] += b;
+  }
+}
 
 // [lo, hi): the output columns ow whose input column ow * sw + wofs lies in [0, W).
 inline void valid_cols(const Conv& a, int64_t wofs, int64_t& lo, int64_t& hi) {
@@ -163,6 +191,7 @@ void depthwise(const Conv& a, const T* X, const nn::Strides4& xs, const A* Wt, c
         if (a.kh == 3 && a.kw == 3) dw_row<3, 3, A>(pp, wp, w, bv, 1, a.dh, a.dw, n_flat, rowbuf);
         else if (a.kh == 5 && a.kw == 5) dw_row<5, 5, A>(pp, wp, w, bv, 1, a.dh, a.dw, n_flat, rowbuf);
         else dw_row_any<A>(pp, wp, w, bv, a.kh, a.kw, 1, a.dh, a.dw, n_flat, rowbuf);
+        if (a.act != kNone) bias_act_row<A>(rowbuf, n_flat, A(0), a.act);
         for (int64_t oh = 0; oh < a.OH; oh++) {
           const A* src = rowbuf + oh * wp;
           if (a.channel_last) for (int64_t ow = 0; ow < a.OW; ow++) O[((n * a.OH + oh) * a.OW + ow) * a.Cout + co] = Compute<T>::store(src[ow]);
@@ -180,6 +209,7 @@ void depthwise(const Conv& a, const T* X, const nn::Strides4& xs, const A* Wt, c
         if (a.kh == 3 && a.kw == 3) dw_row<3, 3, A>(prow, wp, w, bv, a.sw, a.dh, a.dw, a.OW, out);
         else if (a.kh == 5 && a.kw == 5) dw_row<5, 5, A>(prow, wp, w, bv, a.sw, a.dh, a.dw, a.OW, out);
         else dw_row_any<A>(prow, wp, w, bv, a.kh, a.kw, a.sw, a.dh, a.dw, a.OW, out);
+        if (a.act != kNone) bias_act_row<A>(out, a.OW, A(0), a.act);
         if (out != rowbuf) continue;
         if (a.channel_last) for (int64_t ow = 0; ow < a.OW; ow++) O[((n * a.OH + oh) * a.OW + ow) * a.Cout + co] = Compute<T>::store(rowbuf[ow]);
         else for (int64_t ow = 0; ow < a.OW; ow++) O[((n * a.Cout + co) * a.OH + oh) * a.OW + ow] = Compute<T>::store(rowbuf[ow]);
@@ -257,18 +287,14 @@ void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* b
           if (!a.channel_last) {
             T* C = O + (n * a.Cout + g * a.Og) * a.P + p0;
             gemm(a.Og, pc, a.K, A(1), Wg, a.K, 1, B, rsb, csb, A(0), C, a.P, threads);
-            if (bias)
-              for (int64_t o = 0; o < a.Og; o++) {
-                const A bv = bbuf[g * a.Og + o];
-                T* r = C + o * a.P;
-                for (int64_t p = 0; p < pc; p++) r[p] += bv;
-              }
+            if (bias || a.act != kNone)
+              for (int64_t o = 0; o < a.Og; o++) bias_act_row<A>(C + o * a.P, pc, bias ? bbuf[g * a.Og + o] : A(0), a.act);
           } else {  // out[p][co] = sum_k cols[p][k] * W[co][k]
             T* C = O + (n * a.P + p0) * a.Cout + g * a.Og;
             gemm(pc, a.Og, a.K, A(1), B, csb, rsb, Wg, 1, a.K, A(0), C, a.Cout, threads);
-            if (bias)
+            if (bias || a.act != kNone)
               for (int64_t p = 0; p < pc; p++)
-                for (int64_t o = 0; o < a.Og; o++) C[p * a.Cout + o] += bbuf[g * a.Og + o];
+                for (int64_t o = 0; o < a.Og; o++) C[p * a.Cout + o] = conv_act(C[p * a.Cout + o] + (bias ? bbuf[g * a.Og + o] : A(0)), a.act);
           }
         } else {
           A* tmp = nn::scratch<A>(1, (size_t)(a.Og * pc));
@@ -278,7 +304,7 @@ void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* b
             const A bv = bias ? bbuf[co] : A(0);
             for (int64_t p = 0; p < pc; p++) {
               const int64_t oi = a.channel_last ? (n * a.P + p0 + p) * a.Cout + co : (n * a.Cout + co) * a.P + p0 + p;
-              O[oi] = Compute<T>::store(tmp[o * pc + p] + bv);
+              O[oi] = Compute<T>::store(conv_act(tmp[o * pc + p] + bv, a.act));
             }
           }
         }
@@ -294,7 +320,9 @@ void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* b
   }
 }
 
-void k_conv2d(KernelCall& c) {
+// conv2d and fused_conv2d_add_act share the attribute layout; the fused op appends the
+// activation code (attr 12).
+void run_conv2d(KernelCall& c, int act) {
   c.expect_outputs(1);
   const bool has_bias = c.iattr(11) != 0;
   c.expect_inputs(has_bias ? 3 : 2);
@@ -309,6 +337,7 @@ void k_conv2d(KernelCall& c) {
   const int64_t algo = c.iattr(5);
   int64_t pt = c.iattr(6), pb = c.iattr(7), pl = c.iattr(8), pr = c.iattr(9);
   a.channel_last = c.iattr(10) != 0;
+  a.act = act;
   if (a.sh <= 0 || a.sw <= 0) throw SkiffError("conv2d: stride must be positive, got [" + S(a.sh) + ", " + S(a.sw) + "]");
   if (a.dh <= 0 || a.dw <= 0) throw SkiffError("conv2d: dilation must be positive, got [" + S(a.dh) + ", " + S(a.dw) + "]");
   if (a.groups <= 0) throw SkiffError("conv2d: The groups of conv2d should be greater than 0. Received groups: " + S(a.groups));
@@ -347,6 +376,15 @@ void k_conv2d(KernelCall& c) {
   dispatch_float(x.dtype, c.op, [&](auto tag) { conv_impl<decltype(tag)>(a, x, wd, bias, o); });
 }
 
+void k_conv2d(KernelCall& c) { run_conv2d(c, kNone); }
+
+void k_fused_conv2d_add_act(KernelCall& c) {
+  const int64_t act = c.iattr(12);
+  if (act < kNone || act > kHardswish) throw SkiffError("fused_conv2d_add_act: invalid activation code " + S(act));
+  run_conv2d(c, (int)act);
+}
+
 }  // namespace
 SKIFF_KERNEL("conv2d", k_conv2d);
+SKIFF_KERNEL("fused_conv2d_add_act", k_fused_conv2d_add_act);
 }  // namespace skiff

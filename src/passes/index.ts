@@ -8,6 +8,7 @@ export * from './cse.js';
 export * from './constant_fold.js';
 export * from './canonicalize.js';
 export * from './fuse_gemm.js';
+export * from './fuse_conv_act.js';
 export * from './fuse_training.js';
 export * from './fuse_softmax_mask.js';
 export * from './fold_conv_bn.js';

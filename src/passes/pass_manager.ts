@@ -10,6 +10,7 @@ import { constantFoldPattern, type ConstantFoldOptions } from './constant_fold.j
 import { eliminateCommonSubexpressions } from './cse.js';
 import { eliminateDeadCode } from './dce.js';
 import { fuseGemmPatterns } from './fuse_gemm.js';
+import { fuseConvActPatterns } from './fuse_conv_act.js';
 import { fuseAttentionPatterns } from './fuse_attention.js';
 import { type FoldConvBnOptions, foldConvBnPatterns } from './fold_conv_bn.js';
 import { type FoldParamsOptions, foldParametersPattern } from './fold_params.js';
@@ -50,6 +51,7 @@ export function patternPass(name: string, patterns: readonly RewritePattern[], o
 export const canonicalizePass = (opts?: GreedyOptions): Pass => patternPass('canonicalize', canonicalizePatterns(), opts);
 export const constantFoldPass = (opts: ConstantFoldOptions & GreedyOptions = {}): Pass => patternPass('constant_fold', [constantFoldPattern(opts)], opts);
 export const fuseGemmPass = (opts?: GreedyOptions): Pass => patternPass('fuse_gemm_epilogue', fuseGemmPatterns(), opts);
+export const fuseConvActPass = (opts?: GreedyOptions): Pass => patternPass('fuse_conv_act', fuseConvActPatterns(), opts);
 export const fuseDropoutAddPass = (opts?: GreedyOptions): Pass => patternPass('fuse_dropout_add', fuseDropoutAddPatterns(), opts);
 export const fuseLinearGradPass = (opts?: GreedyOptions): Pass => patternPass('fuse_linear_param_grad_add', fuseLinearGradPatterns(), opts);
 export const fuseSoftmaxMaskPass = (opts: SoftmaxMaskOptions & GreedyOptions = {}): Pass => patternPass('fuse_softmax_mask', fuseSoftmaxMaskPatterns(opts), opts);
@@ -66,6 +68,7 @@ const passFactories = new Map<string, () => Pass>([
   ['canonicalize', () => canonicalizePass()],
   ['constant_fold', () => constantFoldPass()],
   ['fuse_gemm_epilogue', () => fuseGemmPass()],
+  ['fuse_conv_act', () => fuseConvActPass()],
   ['fuse_dropout_add', () => fuseDropoutAddPass()],
   ['fuse_linear_param_grad_add', () => fuseLinearGradPass()],
   ['fuse_softmax_mask', () => fuseSoftmaxMaskPass()],
@@ -89,14 +92,15 @@ export function createPass(name: string): Pass {
 
 // `inference`: conv+bn folding first (its weight transform then meets constant folding), the
 // layer_norm, causal-softmax and attention fusions before canonicalize (which cancels the
-// transposes attention fusion leaves), then the gemm epilogue. `training` keeps the fusions
+// transposes attention fusion leaves), then the gemm epilogue and conv + activation (after
+// fold_conv_bn has removed the batch_norm between them). `training` keeps the fusions
 // whose ops differentiate and fit training programs (no conv+bn folding: batch_norm trains on
 // batch statistics; no gemm epilogue or attention, so the forward keeps the ops whose
 // intermediates the backward reads), plus the training-only dropout+add and weight-gradient
 // accumulation fusions.
 const pipelines = new Map<string, readonly string[]>([
   ['inference', ['canonicalize', 'fold_conv_bn', 'constant_fold', 'canonicalize', 'fuse_layer_norm', 'fuse_residual_layer_norm', 'fuse_softmax_mask',
-    'fuse_attention', 'canonicalize', 'fuse_gemm_epilogue', 'cse', 'dce']],
+    'fuse_attention', 'canonicalize', 'fuse_gemm_epilogue', 'fuse_conv_act', 'cse', 'dce']],
   ['training', ['canonicalize', 'constant_fold', 'canonicalize', 'fuse_layer_norm', 'fuse_softmax_mask', 'fuse_dropout_add',
     'fuse_linear_param_grad_add', 'cse', 'dce']],
 ]);

@@ -28,6 +28,13 @@ export const NN_RECORDS: GradRecord[] = [
     fn: (x, w) => T(F.conv1d(perm(x, [0, 2, 1]), w, null, 2, 'SAME', 1, 1, 'NLC')) },
   { op: 'conv1d', label: 'empty batch', inputs: [{ shape: [0, 2, 5] }, { shape: [3, 2, 2] }], fn: (x, w) => T(F.conv1d(x, w)) },
   { op: 'conv2d_transpose', label: 'empty batch', inputs: [{ shape: [0, 2, 3, 3] }, { shape: [2, 3, 2, 2] }], fn: (x, w) => T(F.conv2d_transpose(x, w)) },
+  // fused_conv2d_add_act: inputs spread so no pre-activation sits on relu's or hardswish's kink.
+  { op: 'fused_conv2d_add_act', label: 'relu', inputs: [{ shape: [1, 2, 4, 4] }, { shape: [3, 2, 2, 2] }, { shape: [3] }],
+    fn: (x, w, b) => op('fused_conv2d_add_act', [x, w, b], { activation: 'relu' }) },
+  { op: 'fused_conv2d_add_act', label: 'depthwise, hardswish, stride 2, no bias', inputs: [{ shape: [1, 2, 5, 5] }, { shape: [2, 1, 3, 3] }],
+    fn: (x, w) => op('fused_conv2d_add_act', [x, w, null], { groups: 2, stride: 2, padding: 1, activation: 'hardswish' }) },
+  { op: 'fused_conv2d_add_act', label: 'identity', inputs: [{ shape: [1, 2, 3, 3] }, { shape: [2, 2, 2, 2] }, { shape: [2] }],
+    fn: (x, w, b) => op('fused_conv2d_add_act', [x, w, b], { activation: 'identity' }) },
   { op: 'conv3d', inputs: [{ shape: [1, 2, 3, 4, 3] }, { shape: [2, 2, 2, 2, 2] }, { shape: [2] }], fn: (x, w, b) => T(F.conv3d(x, w, b)) },
   { op: 'conv3d', label: 'stride, padding, dilation, groups', inputs: [{ shape: [1, 2, 5, 4, 5] }, { shape: [4, 1, 2, 2, 2] }],
     fn: (x, w) => T(F.conv3d(x, w, null, [2, 1, 2], [1, 0, 1], [1, 2, 1], 2)) },

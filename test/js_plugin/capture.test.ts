@@ -8,12 +8,7 @@ import { bundleAndRun, fixture } from './bundle.js';
 
 const MODELS = ['resnet18', 'mobilenet_v2', 'vgg', 'vit', 'bert', 'gpt', 'lstm_lm'];
 // Models that still fall back, with the reason; the test fails once one captures.
-const KNOWN_GAPS: Record<string, string> = {
-  // Attention.forward maps over an inline arrow, which the plugin wraps in its helper; the
-  // interpreter does not yet evaluate a call of a `Symbol.for('skiff.scope.helper')`-marked
-  // function as its first argument (docs/js_frontend.md, Build plugin).
-  vit: 'inline arrow wrapped by the plugin helper inside forward',
-};
+const KNOWN_GAPS: Record<string, string> = {};
 
 let readme: any;
 let results: Record<string, any> = {};

@@ -9,10 +9,12 @@ import {
   BoundMethodVar, ConstVar, DictVar, DictViewVar, FunctionVar, IterVar, ListVar, ObjectVar, RangeVar, SetVar, SliceVar,
   SuperVar, TensorVar, TupleVar, type Variable,
 } from '../../../sot/variables.js';
+import { mapPython } from './call_inline.js';
 import type { Translator } from './translator.js';
 import { binaryOp, callVar, compareOp, containsOp, fromComputed, getIter, isConstLike, isPureObject, recordOp, tensorResults, toRt, truthy, unaryOp } from './semantics.js';
 import { getAttr, getItem, setAttr, zeroArgSuper } from './objects.js';
 import { setAdd, viewItems } from './methods.js';
+import { symIntBuiltin } from './symint.js';
 
 type Builtin = (tx: Translator, args: Variable[], kwargs: [string, Variable][]) => Variable | undefined;
 
@@ -204,10 +206,10 @@ const BUILTINS: Record<string, Builtin> = {
     return new SliceVar(args[0], args[1], args[2] ?? none);
   },
   map(tx, [f, ...its]) {
+    // Results are produced lazily by the caller's loop in Python: builtins and API ops are pure
+    // and applied now; Python functions only when that is unobservable (call_inline.ts).
+    if (!(f instanceof ObjectVar) || (f.info.kind !== 'builtin' && f.info.kind !== 'api')) return mapPython(tx, f, its);
     if (its.length !== 1) throw new GraphBreak('SOT007', 'map() over several iterables');
-    // Each application is an inlined call; results are produced lazily by the caller's loop in
-    // Python, so only pure element functions are safe to apply eagerly: builtins and API ops.
-    if (!(f instanceof ObjectVar) || (f.info.kind !== 'builtin' && f.info.kind !== 'api')) throw new GraphBreak('SOT007', 'map() with a Python function');
     return new IterVar(items(tx, its[0]).map((x) => callVar(tx, f, [x], []) as Variable));
   },
   sorted(tx, [xs], kwargs) {
@@ -300,6 +302,9 @@ OPERATOR_FUNCTIONS.contains = { arity: 2, run: (tx, [a, b]) => new ConstVar({ k:
 
 export function callBuiltin(tx: Translator, name: string, fn: Variable, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
   const b = BUILTINS[name];
+  // symbolic ints (symint.ts): len() of a symbolic dim, int(n), isinstance(n, int), ...
+  const si = kwargs.length ? null : symIntBuiltin(tx, name, args, (a) => (b ? b(tx, a, kwargs) : undefined));
+  if (si !== null) return si;
   if (b) return b(tx, args, kwargs);
   if (name.startsWith('operator.')) {
     const op = OPERATOR_FUNCTIONS[name.slice(9)];

@@ -17,6 +17,7 @@ import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { Frame } from './frame.js';
 import { GradMethodVar, GradModeVar, gradModeHostObject } from './grad_mode.js';
 import type { Translator } from './translator.js';
+import { symIntTemplate, SymIntVar } from './symint.js';
 
 /** How the child rebuilds one stack entry or local. */
 export type LayoutValue =
@@ -136,6 +137,7 @@ export class SegmentTemplates {
     if (v instanceof SuperVar) return this.build('super', [rec(v.cls), rec(v.obj)]);
     if (v instanceof DictViewVar) return this.build(v.view, [rec(v.dict)]);
     if (v instanceof CellVar) return this.cell(v);
+    if (v instanceof SymIntVar) return symIntTemplate(tx, v, rec);
     if (v instanceof GradModeVar || v instanceof GradMethodVar) {
       const ref = gradModeHostObject(tx, v);
       tx.host.pinForTree(ref);

@@ -20,9 +20,12 @@ import { SymTensor } from '../../../sot/function_graph.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 import type { Translator } from './translator.js';
 import { inlineCall } from './inline.js';
+import { dunderTruth } from './call_inline.js';
 import { callBuiltin, callPure } from './builtins.js';
 import { getAttr, getItem } from './objects.js';
 import { callMethod, fromHostSet, setBinary, setHas, setListItems, setOrder, viewItems } from './methods.js';
+import { hasSymInt, symIntBinary, symIntCompare, symIntTruthy, symIntUnary, SymIntVar } from './symint.js';
+import { symIntApi } from './symint_ops.js';
 
 // ---- conversions ------------------------------------------------------------------------------
 
@@ -100,6 +103,7 @@ export function symOf(tx: Translator, v: Variable): SymTensor {
 /** Argument of a tensor op: tensors as graph values, Python scalars with their kind, containers as arrays. */
 export function opArg(tx: Translator, v: Variable): TensorLike | TypedScalar | unknown {
   if (v instanceof TensorVar) return v.sym;
+  if (v instanceof SymIntVar) throw new GraphBreak('SOT008', 'a symbolic int used where the op needs a concrete value');
   if (v instanceof ConstVar) {
     const c = v.value;
     switch (c.k) {
@@ -156,6 +160,8 @@ export function recordOp(tx: Translator, name: string, inputs: readonly unknown[
 
 export function binaryOp(tx: Translator, sym: string, a: Variable, b: Variable): Variable | undefined {
   if (sym === '[]') return getItem(tx, a, b);
+  const si = symIntBinary(sym, a, b);   // a symbolic int with a tensor breaks (SOT008)
+  if (si) return si;
   if (a instanceof TensorVar || b instanceof TensorVar) return tensorBinary(tx, sym, a, b);
   if (a instanceof ConstVar && b instanceof ConstVar) return fromComputed(tx, hostBinary(tx, sym, a.value, b.value));
   // sequences: + and * on tuples/lists built from known items (list += and *= work in place)
@@ -225,6 +231,7 @@ function tensorBinary(tx: Translator, sym: string, a: Variable, b: Variable): Va
 }
 
 export function unaryOp(tx: Translator, op: 'neg' | 'not' | 'invert' | 'pos', v: Variable): Variable {
+  if (v instanceof SymIntVar) return symIntUnary(op, v);
   if (v instanceof TensorVar) {
     if (op === 'neg') return tensorResults(recordOp(tx, hasOp('neg') ? 'neg' : 'scale', hasOp('neg') ? [v.sym] : [v.sym], hasOp('neg') ? {} : { scale: -1 }));
     if (op === 'pos') return v;
@@ -242,6 +249,8 @@ export function unaryOp(tx: Translator, op: 'neg' | 'not' | 'invert' | 'pos', v:
 }
 
 export function compareOp(tx: Translator, sym: string, a: Variable, b: Variable): Variable {
+  const si = symIntCompare(sym, a, b);
+  if (si) return si;
   if (a instanceof TensorVar || b instanceof TensorVar) return tensorBinary(tx, sym, a, b);
   if (a instanceof ConstVar && b instanceof ConstVar) return fromComputed(tx, hostCompare(tx, sym, a.value, b.value));
   if (a instanceof SetVar || b instanceof SetVar) return setBinary(tx, 'COMPARE_OP', tx.host.compareOpArg(sym), a, b);
@@ -323,6 +332,7 @@ export function containsOp(tx: Translator, needle: Variable, hay: Variable): boo
 
 /** Python truthiness; a tensor's value cannot be known while tracing. */
 export function truthy(tx: Translator, v: Variable): boolean {
+  if (v instanceof SymIntVar) return symIntTruthy(v);
   if (v instanceof ConstVar) {
     const c = v.value;
     switch (c.k) {
@@ -351,6 +361,11 @@ export function truthy(tx: Translator, v: Variable): boolean {
       const r = tx.host.concrete({ opname: 'TO_BOOL', arg: 0 }, [{ k: 'obj', ref: v.ref }])[1];
       return r.k === 'bool' && r.v;
     }
+  }
+  if (v instanceof ObjectVar && v.info.kind === 'other' && !(v.info.traits & TRAIT_EXCEPTION)) {
+    // a Python __bool__ / __len__, inlined (call_inline.ts)
+    const r = dunderTruth(tx, v);
+    if (r !== null) return r;
   }
   throw new GraphBreak('SOT007', `bool() of ${v.kind === 'object' ? (v as ObjectVar).ref.typeName : v.kind}`);
 }
@@ -436,6 +451,8 @@ function callableMethod(tx: Translator, obj: ObjectVar): Variable | null {
 
 /** paddle.* and Tensor methods from the registry: recorded as one op. */
 export function callApi(tx: Translator, opName: string, args: Variable[], kwargs: [string, Variable][]): Variable {
+  // shape arguments holding symbolic ints are rewritten (symint_ops.ts)
+  if (args.some(hasSymInt) || kwargs.some(([, v]) => hasSymInt(v))) return symIntApi(tx, opName, args, kwargs);
   const def = getOp(opName);
   const params = [...def.inputs.map((i) => i.name), ...def.attrs.map((a) => a.name)];
   const slots: (Variable | undefined)[] = new Array(params.length);

@@ -2,13 +2,14 @@
 // infer-meta, registry methods are recorded as ops, value reads break.
 import { GraphBreak, userRaise } from '../../../sot/graph_breaks.js';
 import { HostError } from '../../../sot/host.js';
-import { ConstVar, ListVar, TensorVar, BoundMethodVar, type Variable } from '../../../sot/variables.js';
+import { ConstVar, TensorVar, BoundMethodVar, type Variable } from '../../../sot/variables.js';
 import { allOps } from '../../../src/ops/registry.js';
 import type { OpDef } from '../../../src/ops/types.js';
 import type { Translator } from './translator.js';
 import { callApi, recordOp, tensorResults } from './semantics.js';
 import { tensorGetItem } from './tensor_index.js';
 import { functionalizeInplace } from './inplace.js';
+import { shapeList, sizeInt } from './symint.js';
 
 let methodTable: Map<string, OpDef> | null = null;
 /** Tensor method name -> registry op (the same table compat's Tensor methods come from). */
@@ -20,17 +21,13 @@ function methods(): Map<string, OpDef> {
   return methodTable;
 }
 
-function staticDim(d: unknown, what: string): number {
-  if (typeof d !== 'number') throw new GraphBreak('SOT008', `${what} of a symbolic dimension`);
-  return d;
-}
-
 export function tensorAttr(tx: Translator, t: TensorVar, name: string): Variable {
   const s = t.sym;
   switch (name) {
-    case 'shape': return new ListVar(s.shape.map((d) => new ConstVar({ k: 'int', v: staticDim(d, 'shape') })));
+    // symbolic dims give symbolic ints (symint.ts)
+    case 'shape': return shapeList(t);
     case 'ndim': return new ConstVar({ k: 'int', v: s.shape.length });
-    case 'size': return new ConstVar({ k: 'int', v: s.shape.reduce<number>((a, d) => a * staticDim(d, 'size'), 1) });
+    case 'size': return sizeInt(t);
     case 'stop_gradient': return new ConstVar({ k: 'bool', v: s.stop_gradient });
     case 'dtype': return tx.objectVar(tx.host.dtypeObject(s.dtype), null);
     case 'T': {

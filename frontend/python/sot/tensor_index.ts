@@ -9,6 +9,8 @@ import { hasOp } from '../../../src/ops/registry.js';
 import type { Translator } from './translator.js';
 import { recordOp, tensorResults } from './semantics.js';
 import { asSlice, sliceIndices } from './objects.js';
+import { SymIntVar } from './symint.js';
+import { fullSliceOfSymDim } from './symint_ops.js';
 
 const concrete = (why: string): GraphBreak => new GraphBreak('SOT007', `tensor index: ${why}`);
 
@@ -39,6 +41,12 @@ export function tensorGetItem(tx: Translator, x: TensorVar, index: Variable): Va
   for (const it of items) {
     if (isNone(it)) { insert.push(out++); continue; }
     if (it instanceof SliceVar) {
+      // a symbolic dim, or symbolic-int bounds: only slices keeping the whole dim (symint_ops.ts)
+      if (typeof shape[d] !== 'number' || [it.start, it.stop, it.step].some((b) => b instanceof SymIntVar)) {
+        fullSliceOfSymDim(it, shape[d]);
+        d++; out++;
+        continue;
+      }
       const n = dim(d);
       const r = sliceIndices(tx, it, n);
       if (r.start !== 0 || r.stop !== n || r.step !== 1) { axes.push(d); starts.push(r.start); ends.push(r.stop); steps.push(r.step); }

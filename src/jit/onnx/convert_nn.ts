@@ -40,7 +40,8 @@ function window(c: OpContext, hw: readonly Dim[], k: [number, number], s: [numbe
   return { auto_pad: 'SAME_UPPER', dilations: [1, 1] };
 }
 
-convert('conv2d', (c) => {
+/** Conv (bias as its third input) on NCHW x, then `act` on the result: conv2d and fused_conv2d_add_act. */
+function conv(c: OpContext, act: (y: string) => string): void {
   const w = c.shape(1);
   if (w.length !== 4 || !w.every((d) => typeof d === 'number')) c.fail(`weight must be a static 4-D tensor, got [${w.join(', ')}]`);
   const k: [number, number] = [w[2] as number, w[3] as number];
@@ -49,8 +50,19 @@ convert('conv2d', (c) => {
     const win = window(c, hw, k, strides, dil);
     const ins = [x, c.in(1)];
     if (c.has(2)) ins.push(c.g.reshapeTo(c.in(2), c.shape(2), [w[0]], c.name));
-    return c.g.op('Conv', ins, { kernel_shape: k, strides, group: c.attr<number>('groups'), ...win });
+    return act(c.g.op('Conv', ins, { kernel_shape: k, strides, group: c.attr<number>('groups'), ...win }));
   });
+}
+convert('conv2d', (c) => conv(c, (y) => y));
+// The fused op decomposes again: ONNX Runtime fuses Conv + Relu/Clip itself.
+convert('fused_conv2d_add_act', (c) => {
+  const act = c.attr<string>('activation');
+  const clip = (y: string) => c.g.op('Clip', [y, c.g.scalar(c.outDtype(), 0), c.g.scalar(c.outDtype(), 6)]);
+  if (act === 'identity') conv(c, (y) => y);
+  else if (act === 'relu') conv(c, (y) => c.g.op('Relu', [y]));
+  else if (act === 'relu6') conv(c, clip);
+  else if (act === 'hardswish') conv(c, (y) => c.g.op('HardSwish', [y]));
+  else c.fail(`activation '${act}' has no ONNX conversion`);
 });
 
 convert(['max_pool2d', 'avg_pool2d'], (c) => {

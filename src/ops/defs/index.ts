@@ -25,6 +25,7 @@ import './matmul.js';
 import './unary_special.js';
 import './binary_more.js';
 import './fused_gemm.js';
+import './fused_conv.js';
 import './fused_ops.js';
 import './scan.js';
 import './reduce_more.js';

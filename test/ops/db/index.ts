@@ -25,6 +25,7 @@ import './binary_more.js';
 import './scan.js';
 import './reduce_norm.js';
 import './fused_gemm.js';
+import './fused_conv.js';
 import './fused_ops.js';
 import './reduce_order.js';
 import './nn_conv_more.js';

@@ -28,7 +28,7 @@ export function refPads(padding: unknown, inH: number, inW: number, k: [number, 
   return { pads: n.length === 2 ? [n[0], n[0], n[1], n[1]] : [...n], same: false };
 }
 
-function refConv2d(inputs: (NDArray | NDArray[] | null)[], a: Attrs): NDArray {
+export function refConv2d(inputs: (NDArray | NDArray[] | null)[], a: Attrs): NDArray {
   const [x, w, b] = inputs as [NDArray, NDArray, NDArray | null];
   const cl = a.data_format === 'NHWC';
   const [N, C, H, W] = cl ? [x.shape[0], x.shape[3], x.shape[1], x.shape[2]] : x.shape;

@@ -1,0 +1,127 @@
+// Python functions called from inside one instruction (a builtin's model, a truth test): the
+// callee is inlined and simulated to its return before the instruction finishes. map() with a
+// Python function and bool() of objects with a Python __bool__ / __len__ use it.
+import { BREAKS, GraphBreak } from '../../../sot/graph_breaks.js';
+import { HostError } from '../../../sot/host.js';
+import { ConstVar, FunctionVar, IterVar, NullVar, ObjectVar, TupleVar, type Variable } from '../../../sot/variables.js';
+import { HANDLERS } from '../handlers/index.js';
+import type { Translator } from './translator.js';
+import { callVar, getIter } from './semantics.js';
+import { getAttr } from './objects.js';
+
+/**
+ * fn(*args, **kwargs) run to its return now. A break inside becomes a break of the calling
+ * instruction (which the run loop rolls back and runs concretely): the inner instruction's own
+ * concrete step or raise belongs to a frame that is dropped.
+ */
+export function callToReturn(tx: Translator, fn: Variable, args: Variable[], kwargs: [string, Variable][]): Variable {
+  const depth = tx.frames.length;
+  try {
+    const r = callVar(tx, fn, args, kwargs);
+    if (r !== undefined) return r;
+    for (let steps = 0; tx.frames.length > depth; steps++) {
+      if (steps > 100_000) throw new GraphBreak('SOT103', 'an inlined call runs too long');
+      const f = tx.frame;
+      const ins = f.code.instructions[f.ip];
+      const h = ins && HANDLERS[ins.opname];
+      if (!h) throw new GraphBreak('SOT101', `opcode ${ins?.opname ?? '(end)'}`);
+      f.ip++;
+      h(tx, ins);
+    }
+    return tx.frame.pop();
+  } catch (e) {
+    if (e instanceof GraphBreak && BREAKS.get(e.code)!.effect === 'fallback') throw e;
+    if (e instanceof GraphBreak) throw new GraphBreak(e.code, `in an inlined call: ${e.detail}`);
+    if (e instanceof HostError) throw new GraphBreak('SOT007', `in an inlined call: ${e.pyType}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** A Python function (not a builtin or registry op) that map() would call per element. */
+const isPythonFunction = (f: Variable): boolean => f instanceof FunctionVar || (f instanceof ObjectVar && f.info.kind === 'function');
+
+/**
+ * f can only see its arguments and constants: no globals, attributes or closure cells (its code
+ * names nothing). Applied to immutable arguments, calling it early gives what calling it late does.
+ */
+function argumentsOnly(tx: Translator, f: Variable): boolean {
+  const codeId = f instanceof FunctionVar ? f.codeId : f instanceof ObjectVar && f.info.kind === 'function' ? f.info.codeId : null;
+  if (codeId === null) return false;
+  const w = tx.host.code(codeId).wire;
+  return w.names.length === 0 && !w.localkinds.includes('f') && !w.localkinds.includes('c');
+}
+
+const immutable = (v: Variable): boolean =>
+  v instanceof ConstVar || (v instanceof TupleVar && v.items.every(immutable));
+
+/** Builtins that drain an iterator at once (nothing of the caller runs between two elements). */
+const DRAINING = new Set(['list', 'tuple', 'set', 'frozenset', 'sorted', 'sum', 'min', 'max', 'any', 'all', 'dict']);
+
+/**
+ * True when the map object the current CALL makes is consumed entirely by the next instruction:
+ * unpacked, or the only argument of a draining builtin whose call comes next.
+ */
+function drainedNext(tx: Translator): boolean {
+  const f = tx.frame;
+  const next = f.code.instructions[f.ip];
+  if (!next) return false;
+  if (next.opname === 'UNPACK_SEQUENCE' || next.opname === 'UNPACK_EX') return true;
+  if (!['CALL', 'CALL_FUNCTION', 'PRECALL', 'CALL_METHOD'].includes(next.opname) || next.arg !== 1 || f.kwNames) return false;
+  // the outer callable and its NULL/self slot are the two entries under where the map object goes
+  const under = f.stack.slice(-2).filter((v) => !(v instanceof NullVar));
+  if (under.length !== 1) return false;
+  const c = under[0];
+  return c instanceof ObjectVar && c.info.kind === 'builtin' && DRAINING.has(c.info.name);
+}
+
+/**
+ * map(f, *iterables) with a Python f. map is lazy: f runs when an element is drawn, after
+ * whatever the consumer did with the previous one. Applying f to all elements now is the same
+ * only when the map object is drained at once, or when f depends on nothing but its immutable
+ * arguments; otherwise the call runs concretely.
+ */
+export function mapPython(tx: Translator, f: Variable, its: Variable[]): Variable {
+  if (!isPythonFunction(f)) throw new GraphBreak('SOT007', 'map() with a callable the translator cannot inline');
+  if (!its.length) throw new GraphBreak('SOT007', 'map() must have at least two arguments.');
+  const columns = its.map((x) => { const it = getIter(tx, x) as IterVar; return it.items.slice(it.pos); });
+  const n = Math.min(...columns.map((c) => c.length));
+  const rows: Variable[][] = [];
+  for (let i = 0; i < n; i++) rows.push(columns.map((c) => c[i]));
+  if (!drainedNext(tx) && !(argumentsOnly(tx, f) && rows.every((r) => r.every(immutable)))) {
+    throw new GraphBreak('SOT007', 'map() with a Python function whose results may depend on when they are drawn');
+  }
+  const effects = tx.effects.length;
+  const out = rows.map((r) => callToReturn(tx, f, r, []));
+  if (tx.effects.length !== effects) throw new GraphBreak('SOT007', 'map() with a function that has side effects');
+  // the source iterators are consumed up to the shortest (zip-like), as map would leave them
+  columns.forEach((_, j) => { const src = its[j]; if (src instanceof IterVar) src.pos += n; });
+  return new IterVar(out);
+}
+
+/**
+ * bool(obj) for an instance whose class defines __bool__ (else __len__) in Python: the method,
+ * inlined. null when the object has neither as a Python method bound to it.
+ */
+export function dunderTruth(tx: Translator, obj: ObjectVar): boolean | null {
+  for (const name of ['__bool__', '__len__']) {
+    let m: Variable;
+    try {
+      m = getAttr(tx, obj, name);
+    } catch (e) {
+      if (e instanceof GraphBreak) continue;
+      throw e;
+    }
+    if (!(m instanceof ObjectVar && m.info.kind === 'method' && m.info.self.id === obj.ref.id)) return null;
+    const r = callToReturn(tx, m, [], []);
+    if (!(r instanceof ConstVar)) throw new GraphBreak('SOT007', `${name} returned ${r.kind}`);
+    const c = r.value;
+    if (name === '__bool__') {
+      if (c.k !== 'bool') throw new GraphBreak('SOT007', '__bool__ should return bool');
+      return c.v;
+    }
+    if (c.k !== 'int' && c.k !== 'bool') throw new GraphBreak('SOT007', '__len__ should return an int');
+    if (Number(c.v) < 0) throw new GraphBreak('SOT007', '__len__() should return >= 0');
+    return Number(c.v) !== 0;
+  }
+  return null;
+}
