@@ -18,6 +18,7 @@
 import type * as E from 'estree';
 import { runOp } from '../../src/ops/dispatch.js';
 import { Layer } from '../../src/nn/layer.js';
+import { Tensor } from '../../src/tensor/tensor.js';
 import { isStatic, shapeStr } from '../../src/tensor/shape.js';
 import { ifNode, whileNode } from '../../sot/control_flow_graph.js';
 import { SymTensor, type GraphNode } from '../../sot/function_graph.js';
@@ -117,6 +118,8 @@ function collectOuter(frame: Frame, scope: Scope): Outer {
   };
   visitScope(scope);
   visit(frame.thisVar);
+  // Values the translated code wrote onto outside objects (a closure stored as this.fn).
+  for (const o of frame.tr.overlay.values()) for (const x of o.values()) visit(x);
   return { names, containers };
 }
 
@@ -185,6 +188,13 @@ function sameValue(a: Variable, b: Variable): boolean {
   return false;
 }
 
+/** A tensor as a graph value: eager tensors (constants made by creation ops) are bound as inputs. */
+function asTensor(frame: Frame, v: Variable | null | undefined): TensorVar | null {
+  if (v instanceof TensorVar) return v;
+  if (v instanceof JsValue && v.value instanceof Tensor) return new TensorVar(frame.tr.graph.bind(v.value));
+  return null;
+}
+
 class Merger {
   readonly pairs: [SymTensor, SymTensor, SymTensor][] = [];
   constructor(private readonly frame: Frame) {}
@@ -193,11 +203,14 @@ class Merger {
     if (a === b || (a && b && sameValue(a, b))) return a;
     const undef = (v: Variable | null) => v === null || (v instanceof JsValue && v.value === undefined);
     if (undef(a) !== undef(b)) throw refuse('SOT013', `${what} is bound on one side of the branch only`);
-    if (a instanceof TensorVar && b instanceof TensorVar) {
-      const x = a.sym, y = b.sym;
+    const ta = asTensor(this.frame, a), tb = asTensor(this.frame, b);
+    if (ta && tb) {
+      const x = ta.sym, y = tb.sym;
+      if (x === y) return ta;
       if (x.dtype !== y.dtype || shapeStr(x.shape) !== shapeStr(y.shape)) throw refuse('SOT014', `${what} is ${x.dtype}${shapeStr(x.shape)} on one side and ${y.dtype}${shapeStr(y.shape)} on the other`);
-      if (x.stop_gradient !== y.stop_gradient) throw refuse('SOT014', `${what} wants gradients on one side only`);
-      const out = this.frame.tr.graph.newValue(x.dtype, x.shape, x.stop_gradient);
+      // A value wanting gradients on one side only (a constant start value on the other): the
+      // output wants them, and the constant side passes none back.
+      const out = this.frame.tr.graph.newValue(x.dtype, x.shape, x.stop_gradient && y.stop_gradient);
       this.pairs.push([x, y, out]);
       return new TensorVar(out);
     }
@@ -367,10 +380,10 @@ export function captureLoop(frame: Frame, scope: Scope, cond0: SymTensor, iterat
   const p1 = pass();
   const carried = [...p1.finals].filter(([b, v]) => !(v && b.v && sameValue(v, b.v))).map(([b, v]) => {
     const name = `variable '${outer.names.get(b)}'`;
-    const init = b.v;
-    if (!(init instanceof TensorVar) || !(v instanceof TensorVar)) throw refuse('SOT013', `${name} changes in the loop and is not a tensor`);
-    sameMeta(init.sym, v.sym, name);
-    return { b, init: init.sym, name, sg: init.sym.stop_gradient && v.sym.stop_gradient };
+    const init = asTensor(frame, b.v), after = asTensor(frame, v);
+    if (!init || !after) throw refuse('SOT013', `${name} changes in the loop and is not a tensor`);
+    sameMeta(init.sym, after.sym, name);
+    return { b, init: init.sym, name, sg: init.sym.stop_gradient && after.sym.stop_gradient };
   });
   const args = carried.map((c) => tr.graph.newValue(c.init.dtype, c.init.shape, c.sg));
   carried.forEach((c, k) => { c.b.v = new TensorVar(args[k]); });
@@ -385,8 +398,8 @@ export function captureLoop(frame: Frame, scope: Scope, cond0: SymTensor, iterat
     if (!(v && b.v && sameValue(v, b.v))) throw refuse('SOT016', `variable '${outer.names.get(b)}' changes in the loop only on block arguments`);
   }
   const next = carried.map((c, k) => {
-    const v = p2.finals.has(c.b) ? p2.finals.get(c.b) : new TensorVar(args[k]);
-    if (!(v instanceof TensorVar)) throw refuse('SOT013', `${c.name} is not a tensor after an iteration`);
+    const v = asTensor(frame, p2.finals.has(c.b) ? p2.finals.get(c.b) : new TensorVar(args[k]));
+    if (!v) throw refuse('SOT013', `${c.name} is not a tensor after an iteration`);
     sameMeta(args[k], v.sym, c.name);
     if (v.sym.stop_gradient !== c.sg) throw refuse('SOT014', `${c.name} wants gradients only after an iteration`);
     return v.sym;

@@ -33,6 +33,34 @@ void pool_impl(const Pool& a, const Tensor& x, Tensor& out, Tensor* mask) {
   const int64_t on = a.C * a.OH * a.OW;
   const int64_t oc = a.channel_last ? 1 : a.OH * a.OW, oh_s = a.channel_last ? a.OW * a.C : a.OW, ow_s = a.channel_last ? a.C : 1;
   const int64_t per_plane = a.OH * a.OW * a.kh * a.kw;
+  // 2x2 / stride 2 max pool with every window inside the plane (LeNet, VGG, U-Nets), without
+  // a mask: one straight loop per output row. The same fold in the same order as below
+  // (a NaN wins and stays), so results are identical; the generic loop's bounds, index and
+  // mask bookkeeping cost several times the four loads on these small windows.
+  if constexpr (IsMax) {
+    if (!M && !a.channel_last && xs.w == 1 && a.kh == 2 && a.kw == 2 && a.sh == 2 && a.sw == 2 && a.pt == 0 && a.pl == 0 &&
+        2 * a.OH <= a.H && 2 * a.OW <= a.W) {
+      auto upd = [](A m, A v) { return (v > m || (v != v && m == m)) ? v : m; };
+      parallel_for(a.N * a.C, std::max<int64_t>(1, 65536 / std::max<int64_t>(1, per_plane)), [&](int64_t b, int64_t e) {
+        for (int64_t nc = b; nc < e; nc++) {
+          const T* xp = X + (nc / a.C) * xs.n + (nc % a.C) * xs.c;
+          T* op = O + nc * a.OH * a.OW;
+          for (int64_t oh = 0; oh < a.OH; oh++) {
+            const T* r0 = xp + 2 * oh * xs.h;
+            const T* r1 = r0 + xs.h;
+            T* dst = op + oh * a.OW;
+            for (int64_t ow = 0; ow < a.OW; ow++) {
+              A m = Compute<T>::load(r0[2 * ow]);
+              m = upd(m, Compute<T>::load(r0[2 * ow + 1]));
+              m = upd(m, Compute<T>::load(r1[2 * ow]));
+              dst[ow] = Compute<T>::store(upd(m, Compute<T>::load(r1[2 * ow + 1])));
+            }
+          }
+        }
+      });
+      return;
+    }
+  }
   parallel_for(a.N * a.C, std::max<int64_t>(1, 65536 / std::max<int64_t>(1, per_plane)), [&](int64_t b, int64_t e) {
     for (int64_t nc = b; nc < e; nc++) {
       const int64_t n = nc / a.C, ch = nc % a.C;

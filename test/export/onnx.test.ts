@@ -89,7 +89,7 @@ describe('onnx export of PIR programs (test/passes/models.ts)', () => {
     const p = new Program();
     const b = new Builder(p);
     const x = b.data('x', [sym('s0'), 4, 6], 'float32');
-    const shapes: Record<string, number[]> = { w: [6, 5], bias: [5], lnw: [24], lnb: [24] };
+    const shapes: Record<string, number[]> = { w: [6, 5], bias: [5], lnw: [24], lnb: [24], cw: [4, 4, 3, 3], dw: [4, 1, 3, 3], cb: [4] };
     const params: Record<string, Tensor> = {};
     const pv: Record<string, any> = {};
     let seed = 40;
@@ -113,6 +113,11 @@ describe('onnx export of PIR programs (test/passes/models.ts)', () => {
       const q = paddle.reshape(x, [0, 4, 2, 3]);
       outs.sdpa = F.scaled_dot_product_attention(q, q, q, null, 0, true, false);
       outs.gemm = runOp('fused_gemm_epilogue', [paddle.reshape(x, [-1, 6]), pv.w, pv.bias], { activation: 'relu' })[0];
+      // randTensor's values are small: scale so relu6 clips at 6 too.
+      const img = paddle.scale(paddle.reshape(x, [0, 4, 2, 3]), 40);
+      for (const act of ['identity', 'relu', 'relu6', 'hardswish'])
+        outs[`conv_${act}`] = runOp('fused_conv2d_add_act', [img, pv.cw, pv.cb], { padding: 1, activation: act })[0];
+      outs.dwconv = runOp('fused_conv2d_add_act', [img, pv.dw, null], { padding: 1, groups: 4, stride: 2, activation: 'relu6' })[0];
       outs.flat = paddle.flatten(paddle.transpose(x, [0, 2, 1]), 1, 2);
     } finally {
       setStaticRecorder(prev);
@@ -120,7 +125,7 @@ describe('onnx export of PIR programs (test/passes/models.ts)', () => {
     const names = Object.keys(outs);
     for (const n of names) b.fetch(outs[n], n);
     const used = new Set(p.allOps().map((o) => o.name));
-    for (const op of ['split', 'concat', 'slice', 'strided_slice', 'gather', 'where', 'cast', 'layer_norm', 'scaled_dot_product_attention', 'fused_gemm_epilogue', 'flatten', 'elementwise_pow', 'greater_than', 'full_like', 'log_softmax', 'silu']) {
+    for (const op of ['split', 'concat', 'slice', 'strided_slice', 'gather', 'where', 'cast', 'layer_norm', 'scaled_dot_product_attention', 'fused_gemm_epilogue', 'fused_conv2d_add_act', 'flatten', 'elementwise_pow', 'greater_than', 'full_like', 'log_softmax', 'silu']) {
       expect(used.has(`pd_op.${op}`), op).toBe(true);
     }
     const bytes = exportOnnx(p, { params: (n) => params[n] });

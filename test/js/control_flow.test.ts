@@ -82,6 +82,16 @@ const cases: Case[] = [
       for (let k = x; k.item() > 0; k = k.subtract(paddle.ones([1]))) s = s.add(k);
       return s;
     }) },
+  { name: 'do...while: the first pass is concrete, the rest one while node', ops: ['while'], inputs: [() => [v([1])], () => [v([1000])]],
+    fn: mark((x: any) => { let y = x; do { y = y.scale(3); } while (y.item() < 100); return y; }) },
+  { name: 'a helper called from a marked function branches too', ops: ['if'], inputs: [() => [v([2])], () => [v([-2])]],
+    fn: mark((x: any) => { const h = (z: any) => { let r = z; if (z.item() > 0) r = z.sqrt(); return r; }; return h(x).add(x); }) },
+  { name: 'an if inside a tensor while loop', ops: ['while'], inputs: [() => [v([1, -1])], () => [v([-3, 1])]],
+    fn: mark((x: any) => {
+      let y = x; let acc = paddle.zeros([2]);
+      while (acc.sum().item() < 20) { if (y.sum().item() > 0) y = y.add(paddle.ones([2])); else y = y.neg(); acc = acc.add(paddle.abs(y)); }
+      return [y, acc];
+    }) },
   { name: 'unmarked function: .item() still breaks', code: 'SOT002', inputs: [() => [v([1])]],
     fn: (x: any) => (x.item() > 0 ? x : x.neg()) },
   { name: 'a tensor itself in a test is truthy (JS semantics), no if node', inputs: [() => [v([-1])]],
@@ -110,12 +120,21 @@ const cases: Case[] = [
 ];
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-const opsOf = (f: any): string[] => f.explain().entries.flatMap((e: any) => e.ops ?? []).map((o: any) => (typeof o === 'string' ? o : o.name ?? o.op ?? String(o)));   // eslint-disable-line @typescript-eslint/no-explicit-any
+// Op names of the cached graphs (control-flow nodes are 'if' / 'while').
+const opsOf = (f: any): string[] => f.static_function.entries.flatMap((e: any) => (e.graph ? e.graph.nodes.map((n: any) => n.def.name) : []));   // eslint-disable-line @typescript-eslint/no-explicit-any
 
-describe('JS control-flow capture: captured == eager, one translation for every side', () => {
+/** Small graphs run op by op (interpretNodes); MIN_GRAPH_SIZE=0 sends every graph to the executor (pd_op.if/while). */
+function withMinGraphSize<R>(n: string | undefined, fn: () => R): R {
+  const old = process.env.MIN_GRAPH_SIZE;
+  if (n === undefined) delete process.env.MIN_GRAPH_SIZE; else process.env.MIN_GRAPH_SIZE = n;
+  try { return fn(); } finally { if (old === undefined) delete process.env.MIN_GRAPH_SIZE; else process.env.MIN_GRAPH_SIZE = old; }
+}
+const MODES: [string, string | undefined][] = [['op by op', undefined], ['executor', '0']];
+
+describe.each(MODES)('JS control-flow capture (%s): captured == eager, one translation for every side', (_mode, minSize) => {
   for (const c of cases) {
     test(c.name, () => {
-      const f = paddle.jit.to_static(c.fn, { scope: S });
+      const f = withMinGraphSize(minSize, () => paddle.jit.to_static(c.fn, { scope: S }));
       for (const args of c.inputs) expectSame(f(...args()), c.fn(...args()), 1e-6);
       expect(f.translateCount).toBe(1);
       const ex = f.explain();
@@ -134,3 +153,77 @@ describe('JS control-flow capture: captured == eager, one translation for every 
     });
   }
 });
+
+// ---- layers: automatic capture in sublayers, marked layer classes, training -----------------
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+class Gate extends paddle.nn.Layer {
+  fc = new paddle.nn.Linear(4, 4);
+  forward(x: any) {
+    const h = this.fc.call(x);
+    let y = h;
+    if (paddle.mean(x).item() > 0) y = F.relu(h).add(x); else y = h.scale(0.5);
+    return y;
+  }
+}
+class Outer extends paddle.nn.Layer {
+  gate = new Gate();
+  head = new paddle.nn.Linear(4, 2);
+  forward(x: any) { return this.head.call(this.gate.call(x)); }
+}
+class OneSided extends paddle.nn.Layer {
+  fc = new paddle.nn.Linear(4, 4);
+  inner = mark((x: any, fc: any) => { let y = paddle.zeros([2, 4]); if (x.mean().item() > 0) y = fc.call(x); return y; });
+  forward(x: any) { return this.inner(x, this.fc).add(this.fc.call(x).scale(0.5)); }
+}
+const Top = mark(class Top extends paddle.nn.Layer {
+  fc = new paddle.nn.Linear(4, 4);
+  forward(x: any) {
+    let y = this.fc.call(x);
+    while (paddle.abs(y).sum().item() < 40) y = this.fc.call(y).scale(1.5).add(x);
+    return x.sum().item() > 0 ? y.square() : y.tanh();
+  }
+});
+class Plain extends paddle.nn.Layer {
+  fc = new paddle.nn.Linear(4, 4);
+  forward(x: any) { return x.sum().item() > 0 ? this.fc.call(x) : this.fc.call(x).neg(); }
+}
+
+const pos = (): any => paddle.full([2, 4], 1.0);
+const neg = (): any => paddle.full([2, 4], -0.5);
+const grads = (l: any): any[] => l.parameters().map((p: any) => (p.grad ? paddle.scale(p.grad, 1) : null));
+
+/** Loss and parameter gradients of one call. */
+function lossAndGrads(l: any, run: (x: any) => any, x: any): [any, any[]] {
+  l.clear_gradients();
+  const loss = run(x).square().mean();
+  loss.backward();
+  return [loss, grads(l)];
+}
+
+describe.each(MODES)('JS control-flow capture in layers (%s)', (_mode, minSize) => {
+  const table: { name: string; make: () => any; ops: string[]; code?: string }[] = [
+    { name: 'a sublayer forward branches automatically (if node)', make: () => new Outer(), ops: ['if'] },
+    { name: 'a marked layer class: while and ternary', make: () => { paddle.seed(3); return new Top(); }, ops: ['while', 'if'] },
+    { name: 'a value wanting gradients on one side only', make: () => new OneSided(), ops: ['if'] },
+    { name: 'the to_static layer itself is not automatic: .item() breaks', make: () => new Plain(), ops: [], code: 'SOT002' },
+  ];
+  for (const c of table) {
+    test(`${c.name}: outputs and gradients equal eager on both sides, one translation`, () => {
+      const l = c.make();
+      const s = withMinGraphSize(minSize, () => paddle.jit.to_static(l, { scope: S }));
+      for (const x of [pos(), neg()]) {
+        const [lossS, gS] = lossAndGrads(l, (y) => s.call(y), x);
+        const [lossE, gE] = lossAndGrads(l, (y) => l.call(y), x);
+        expectSame(lossS, lossE, 1e-5);
+        expect(gS.length).toBe(gE.length);
+        gS.forEach((g, i) => { expect(g === null).toBe(gE[i] === null); if (g) expectSame(g, gE[i], 1e-5); });
+      }
+      expect(s.translateCount).toBe(1);
+      expect(s.stats.breaks.map((b: any) => b.code)).toEqual(c.code ? [c.code] : []);
+      const ops = opsOf(s);
+      for (const o of c.ops) expect(ops).toContain(o);
+    });
+  }
+});
+/* eslint-enable @typescript-eslint/no-explicit-any */

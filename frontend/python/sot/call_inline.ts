@@ -3,11 +3,12 @@
 // Python function and bool() of objects with a Python __bool__ / __len__ use it.
 import { BREAKS, GraphBreak } from '../../../sot/graph_breaks.js';
 import { HostError } from '../../../sot/host.js';
-import { ConstVar, FunctionVar, IterVar, NullVar, ObjectVar, TupleVar, type Variable } from '../../../sot/variables.js';
+import { BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NullVar, ObjectVar, SetVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
 import { HANDLERS } from '../handlers/index.js';
 import type { Translator } from './translator.js';
 import { callVar, getIter } from './semantics.js';
-import { getAttr } from './objects.js';
+import { getAttr, getItem } from './objects.js';
+import { NamedTupleVar } from './namedtuple.js';
 
 /**
  * fn(*args, **kwargs) run to its return now. A break inside becomes a break of the calling
@@ -16,6 +17,7 @@ import { getAttr } from './objects.js';
  */
 export function callToReturn(tx: Translator, fn: Variable, args: Variable[], kwargs: [string, Variable][]): Variable {
   const depth = tx.frames.length;
+  const undo = snapshot(tx, fn);
   try {
     const r = callVar(tx, fn, args, kwargs);
     if (r !== undefined) return r;
@@ -30,11 +32,43 @@ export function callToReturn(tx: Translator, fn: Variable, args: Variable[], kwa
     }
     return tx.frame.pop();
   } catch (e) {
+    undo();
     if (e instanceof GraphBreak && BREAKS.get(e.code)!.effect === 'fallback') throw e;
     if (e instanceof GraphBreak) throw new GraphBreak(e.code, `in an inlined call: ${e.detail}`);
     if (e instanceof HostError) throw new GraphBreak('SOT007', `in an inlined call: ${e.pyType}: ${e.message}`);
     throw e;
   }
+}
+
+/**
+ * The run loop rolls a broken instruction back by restoring its frame's stack and locals; a
+ * whole call run inside the instruction may also have changed host lists/dicts and closure cells
+ * in place, which would then be replayed *and* redone by the concrete step. Saves them for undo.
+ */
+function snapshot(tx: Translator, fn: Variable): () => void {
+  const saved: (() => void)[] = [];
+  const seen = new Set<Variable>();
+  const visit = (v: Variable | null | undefined): void => {
+    if (!v || seen.has(v)) return;
+    seen.add(v);
+    if (v instanceof ListVar) { const items = v.items.slice(); saved.push(() => { v.items = items; }); items.forEach(visit); }
+    else if (v instanceof DictVar) { const k = v.keys.slice(), vs = v.values.slice(); saved.push(() => { v.keys = k; v.values = vs; }); k.forEach(visit); vs.forEach(visit); }
+    else if (v instanceof SetVar) { const items = v.items.slice(); saved.push(() => { v.items = items; }); items.forEach(visit); }
+    else if (v instanceof CellVar) { const c = v.contents; saved.push(() => { v.contents = c; }); visit(c); }
+    else if (v instanceof IterVar) { const pos = v.pos; saved.push(() => { v.pos = pos; }); v.items.forEach(visit); }
+    else if (v instanceof TupleVar || v instanceof NamedTupleVar) v.items.forEach(visit);
+    else if (v instanceof FunctionVar) { v.closure.forEach(visit); v.defaults.forEach(visit); visit(v.kwdefaults); }
+    else if (v instanceof BoundMethodVar) visit(v.self);
+  };
+  visit(fn);
+  tx.hostContainers.forEach(visit);
+  for (const f of tx.frames) { f.locals.forEach(visit); f.stack.forEach(visit); }
+  const mutated = new Set(tx.mutated);
+  return () => {
+    for (const restore of saved) restore();
+    tx.mutated.clear();
+    mutated.forEach((c) => tx.mutated.add(c));
+  };
 }
 
 /** A Python function (not a builtin or registry op) that map() would call per element. */
@@ -83,7 +117,7 @@ function drainedNext(tx: Translator): boolean {
 export function mapPython(tx: Translator, f: Variable, its: Variable[]): Variable {
   if (!isPythonFunction(f)) throw new GraphBreak('SOT007', 'map() with a callable the translator cannot inline');
   if (!its.length) throw new GraphBreak('SOT007', 'map() must have at least two arguments.');
-  const columns = its.map((x) => { const it = getIter(tx, x) as IterVar; return it.items.slice(it.pos); });
+  const columns = its.map((x) => elements(tx, x));
   const n = Math.min(...columns.map((c) => c.length));
   const rows: Variable[][] = [];
   for (let i = 0; i < n; i++) rows.push(columns.map((c) => c[i]));
@@ -91,11 +125,35 @@ export function mapPython(tx: Translator, f: Variable, its: Variable[]): Variabl
     throw new GraphBreak('SOT007', 'map() with a Python function whose results may depend on when they are drawn');
   }
   const effects = tx.effects.length;
-  const out = rows.map((r) => callToReturn(tx, f, r, []));
-  if (tx.effects.length !== effects) throw new GraphBreak('SOT007', 'map() with a function that has side effects');
+  // all applications or none: a break in a later one undoes what the earlier ones changed
+  const undo = snapshot(tx, f);
+  let out: Variable[];
+  try {
+    out = rows.map((r) => callToReturn(tx, f, r, []));
+    if (tx.effects.length !== effects) throw new GraphBreak('SOT007', 'map() with a function that has side effects');
+  } catch (e) {
+    undo();
+    throw e;
+  }
   // the source iterators are consumed up to the shortest (zip-like), as map would leave them
   columns.forEach((_, j) => { const src = its[j]; if (src instanceof IterVar) src.pos += n; });
   return new IterVar(out);
+}
+
+/**
+ * The elements an iterable yields. A tensor yields x[0], x[1], ... as Tensor.__iter__ does, when
+ * its first dim is a number (a symbolic one would make the count depend on the input).
+ */
+function elements(tx: Translator, x: Variable): Variable[] {
+  if (x instanceof TensorVar) {
+    const n = x.sym.shape[0];
+    if (x.sym.shape.length === 0 || typeof n !== 'number') throw new GraphBreak('SOT009', 'iteration over a tensor');
+    const out: Variable[] = [];
+    for (let i = 0; i < n; i++) out.push(getItem(tx, x, new ConstVar({ k: 'int', v: i }))!);
+    return out;
+  }
+  const it = getIter(tx, x) as IterVar;
+  return it.items.slice(it.pos);
 }
 
 /**

@@ -14,6 +14,7 @@ import { compareOp, fromComputed, fromHostRead, isConstLike, toRt, truthy } from
 import { dictSet, itemsOf, setListItems } from './methods.js';
 import { ctxAttr, PyLayerCtxVar, setCtxAttr } from './pylayer.js';
 import { tensorAttr, tensorMethodCall } from './tensor_attrs.js';
+import { asTuple, namedTupleAttr, NamedTupleVar } from './namedtuple.js';
 
 /** Data attributes of numbers (everything else on a constant is a method). */
 const NUMBER_ATTRS = new Set(['real', 'imag', 'numerator', 'denominator']);
@@ -22,6 +23,7 @@ const attributeError = (detail: string): GraphBreak => new GraphBreak('SOT007', 
 
 export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
   if (obj instanceof PyLayerCtxVar) return ctxAttr(obj, name);
+  if (obj instanceof NamedTupleVar) return namedTupleAttr(obj, name);
   if (obj instanceof TensorVar) return tensorAttr(tx, obj, name);
   if (obj instanceof ObjectVar) {
     // An exception is new on every call (guarded by its type only): its attributes are read for real.
@@ -137,6 +139,7 @@ export function asSlice(tx: Translator, v: Variable): Variable {
 
 export function getItem(tx: Translator, obj: Variable, key: Variable): Variable | undefined {
   key = asSlice(tx, key);
+  if (obj instanceof NamedTupleVar) obj = asTuple(obj);   // (a slice of one is a plain tuple, as in Python)
   if (obj instanceof TensorVar) return tensorMethodCall(tx, obj, '__getitem__', [key], []);
   // Enum classes: Color['RED'] looks a member up by name (pure, computed once on the host)
   if (obj instanceof ObjectVar && obj.info.kind === 'class' && obj.info.pureCall && key instanceof ConstVar && key.value.k === 'str') {

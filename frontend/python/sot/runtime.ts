@@ -20,6 +20,7 @@ import { itemSource, slotSource, type Source } from '../../../sot/sources.js';
 import type { HandleTable } from '../handles.js';
 import { profileSpan } from '../../../src/profiler/profiler.js';
 import type { ViewedFunction } from '../../../sot/graph_view.js';
+import { holdsSymInt } from './symint.js';
 
 /**
  * Limits from ARCHITECTURE.md: a tree past this many nodes, or this many re-translations (a
@@ -186,7 +187,7 @@ export class SotRuntime {
       if (exit.k !== 'step') throw new Error('sot: a return node has no children');
       // (caught: the step raised and the child starts at a handler with the exception)
       const resume = caught ? exit.unwind!.resume : exit.resume;
-      guardSlot = (i) => i === 0 || resume[i].k === 'result' || resume[i].k === 'fresh';
+      guardSlot = (i) => i === 0 || resume[i].k === 'result' || resume[i].k === 'fresh' || holdsSymInt(resume[i]);
       layout = (caught ? exit.unwind!.layout : exit.layout) as Layout;
     }
     host.pendingGuardSets = [];

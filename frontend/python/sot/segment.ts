@@ -18,6 +18,7 @@ import { Frame } from './frame.js';
 import { GradMethodVar, GradModeVar, gradModeHostObject } from './grad_mode.js';
 import type { Translator } from './translator.js';
 import { symIntTemplate, SymIntVar } from './symint.js';
+import { NamedTupleVar } from './namedtuple.js';
 
 /** How the child rebuilds one stack entry or local. */
 export type LayoutValue =
@@ -106,6 +107,7 @@ export class SegmentTemplates {
     if (src) return { k: 'local', source: src };
     const rec = (x: Variable) => this.tpl(x);
     if (v instanceof ConstVar) return { k: 'const', v: v.value };
+    if (v instanceof NamedTupleVar) return this.build('namedtuple', [rec(v.cls), { k: 'tuple', items: v.items.map(rec) }]);
     if (v instanceof TensorVar) {
       // a written entry tensor is the real object (its storage receives the graph's value)
       const written = tx.entryWrites.get(v);

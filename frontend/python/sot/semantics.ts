@@ -21,6 +21,7 @@ import { Tensor } from '../../../src/tensor/tensor.js';
 import type { Translator } from './translator.js';
 import { inlineCall } from './inline.js';
 import { dunderTruth } from './call_inline.js';
+import { namedTupleCall, NamedTupleVar } from './namedtuple.js';
 import { callBuiltin, callPure } from './builtins.js';
 import { getAttr, getItem } from './objects.js';
 import { callMethod, fromHostSet, setBinary, setHas, setListItems, setOrder, viewItems } from './methods.js';
@@ -347,6 +348,7 @@ export function truthy(tx: Translator, v: Variable): boolean {
   if (v instanceof DictVar) return v.keys.length > 0;
   if (v instanceof DictViewVar) return v.dict.keys.length > 0;
   if (v instanceof RangeVar) return v.length > 0;
+  if (v instanceof NamedTupleVar) return v.items.length > 0;
   if (v instanceof TensorVar) throw new GraphBreak('SOT001', 'bool() of a tensor');
   if (v instanceof FunctionVar || v instanceof BoundMethodVar || v instanceof SliceVar || v instanceof SuperVar || v instanceof IterVar) return true;
   if (v instanceof ObjectVar) {
@@ -374,6 +376,7 @@ export function truthy(tx: Translator, v: Variable): boolean {
 
 export function getIter(tx: Translator, v: Variable): Variable {
   if (v instanceof IterVar) return v;
+  if (v instanceof NamedTupleVar) return new IterVar(v.items.slice());
   if (v instanceof TupleVar || v instanceof ListVar) return new IterVar(v.items.slice());
   if (v instanceof RangeVar) {
     const items: Variable[] = [];
@@ -420,7 +423,12 @@ export function callVar(tx: Translator, fn: Variable, args: Variable[], kwargs: 
         return callVar(tx, funcVar, [selfVar, ...args], kwargs);
       }
       case 'builtin': return callBuiltin(tx, info.name, fn, args, kwargs);
-      case 'class': if (info.pureCall) return callPure(tx, fn, args, kwargs); break;
+      case 'class': {
+        if (info.pureCall) return callPure(tx, fn, args, kwargs);
+        const nt = namedTupleCall(tx, fn, args, kwargs);
+        if (nt) return nt;
+        break;
+      }
       case 'layer': return callLayer(tx, fn, args, kwargs);
       case 'other': {
         // An instance of a class with a Python __call__: the call is its bound __call__ (inlined).

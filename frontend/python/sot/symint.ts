@@ -8,7 +8,7 @@ import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { nontrivialSyms } from '../../../sot/guards.js';
 import type { Template } from '../../../sot/trace_tree.js';
 import { ConstVar, ListVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
-import { type Dim, dimStr, SymDim } from '../../../src/tensor/shape.js';
+import type { Dim } from '../../../src/tensor/shape.js';
 import { evalDim, isBareSymbol, symbolsOf } from '../../../src/tensor/sym_expr.js';
 import type { Translator } from './translator.js';
 import { combineDims, SymIntVar } from './symint_var.js';
@@ -74,7 +74,7 @@ export function symIntUnary(op: 'neg' | 'not' | 'invert' | 'pos', v: SymIntVar):
 }
 
 /** Smallest size a symbol may bind: automatic symbols bind >= 2 (guards.ts), others >= 0. */
-function lowerBound(d: Dim): number | null {
+export function lowerBound(d: Dim): number | null {
   if (typeof d === 'number') return d;
   if (!isBareSymbol(d)) return null;
   return nontrivialSyms.has(d) ? 2 : 0;
@@ -93,7 +93,8 @@ export function sameDim(a: Dim, b: Dim): boolean {
   const PROBES = [2, 3, 5, 7, 12, 13, 60, 97, 128, 331, 512, 1009];
   for (let k = 0; k < PROBES.length; k++) {
     const env = new Map(syms.map((s, i) => [s, PROBES[(k + 3 * i) % PROBES.length] + i] as [string, number]));
-    const x = evalDim(a, env), y = evalDim(b, env);
+    let x: number | undefined, y: number | undefined;
+    try { x = evalDim(a, env); y = evalDim(b, env); } catch { return false; }   // min(), data dims: not provably equal
     if (x === undefined || y === undefined || x !== y) return false;
   }
   return true;
@@ -157,20 +158,37 @@ export function hasSymInt(v: Variable): boolean {
   return false;
 }
 
+/** Templates made by symIntTemplate: their value depends on a size no guard of the node fixed. */
+const SIZE_DEPENDENT = new WeakSet<Template>();
+
 /**
  * How the int is rebuilt at run time when it crosses a graph break or is returned: x.shape[i]
  * of the real tensor, then the same arithmetic with BINARY_OP (concrete steps of the host).
  */
 export function symIntTemplate(tx: Translator, v: SymIntVar, rec: (x: Variable) => Template): Template {
   const o = v.origin;
-  if (o.k === 'dim') {
-    return {
+  const t: Template = o.k === 'dim'
+    ? {
       k: 'build', step: { opname: 'BINARY_SUBSCR', arg: 0 },
       operands: [{ k: 'attr', obj: rec(o.t), name: 'shape' }, { k: 'const', v: { k: 'int', v: o.axis } }],
-    };
-  }
-  return { k: 'build', step: { opname: 'BINARY_OP', arg: tx.host.binaryOpArg(o.sym) }, operands: [rec(o.a), rec(o.b)] };
+    }
+    : { k: 'build', step: { opname: 'BINARY_OP', arg: tx.host.binaryOpArg(o.sym) }, operands: [rec(o.a), rec(o.b)] };
+  SIZE_DEPENDENT.add(t);
+  return t;
 }
 
-export const dimName = (d: Dim): string => dimStr(d);
-export const isSym = (d: Dim): d is SymDim => typeof d !== 'number';
+/**
+ * A child's entry slot rebuilt with a symbolic int in it (alone or inside a container): its
+ * value differs per size, so the child must guard it like a step result, never take it as known.
+ */
+export function holdsSymInt(t: Template): boolean {
+  if (SIZE_DEPENDENT.has(t)) return true;
+  switch (t.k) {
+    case 'tuple': case 'list': return t.items.some(holdsSymInt);
+    case 'dict': return t.keys.some(holdsSymInt) || t.values.some(holdsSymInt);
+    case 'attr': return holdsSymInt(t.obj);
+    case 'fresh': return holdsSymInt(t.inner);
+    case 'build': return t.operands.some(holdsSymInt);
+    default: return false;
+  }
+}

@@ -18,7 +18,7 @@ import type { SymTensor } from '../../../sot/function_graph.js';
 import type { Dim } from '../../../src/tensor/shape.js';
 import type { Translator } from './translator.js';
 import { callApi, opArg, recordOp } from './semantics.js';
-import { hasSymInt, sameDim, SymIntVar } from './symint.js';
+import { hasSymInt, lowerBound, sameDim, SymIntVar } from './symint.js';
 
 const refuse = (what: string): GraphBreak => new GraphBreak('SOT008', what);
 const intConst = (n: number): ConstVar => new ConstVar({ k: 'int', v: n });
@@ -85,7 +85,7 @@ export function symIntApi(tx: Translator, opName: string, args: Variable[], kwar
     case 'reshape': return reshape(tx, slots);
     case 'expand': return expand(tx, slots);
     case 'split': return split(tx, slots);
-    case 'full': return full(tx, slots);
+    case 'full': case 'zeros': case 'ones': return full(tx, opName, slots);
     case 'arange': return arange(tx, slots);
     default: throw refuse(`${opName}() with a symbolic int argument`);
   }
@@ -109,12 +109,23 @@ function expand(tx: Translator, slots: Map<string, Variable>): Variable {
   const items = listItems(slots.get('shape'), 'expand: shape');
   const lead = items.length - x.shape.length;
   const want: (Dim | null)[] = items.map((v) => (v instanceof SymIntVar ? v.dim : null));
+  // Where x has the dim already: -1 (keep it). Where x has 1 or no dim yet: expand to 1 there and
+  // broadcast against ones along the symbolic size (x * 1 is x for every value).
+  const grow: number[] = [];
   const out = items.map((v, i): Variable => {
     if (!(v instanceof SymIntVar)) return v;
-    if (i < lead || !sameDim(v.dim, x.shape[i - lead])) throw refuse('expand: a symbolic size other than x\'s own dim at that position');
-    return intConst(-1);
+    if (i >= lead && sameDim(v.dim, x.shape[i - lead])) return intConst(-1);
+    if (i >= lead && x.shape[i - lead] !== 1) throw refuse('expand: a symbolic size where x has another dim');
+    grow.push(i);
+    return intConst(1);
   });
-  const r = reissue(tx, 'expand', new Map([...slots, ['shape', new ListVar(out)]]));
+  let r = reissue(tx, 'expand', new Map([...slots, ['shape', new ListVar(out)]]));
+  if (grow.length) {
+    let y = (r as TensorVar).sym;
+    if (y.dtype === 'bool') throw refuse('expand: a bool tensor to a symbolic size');
+    for (const i of grow) y = recordOp(tx, 'multiply', [y, onesAlong(tx, items[i] as SymIntVar, i, items.length, y.dtype)])[0] as SymTensor;
+    r = new TensorVar(y);
+  }
   verify('expand', shapeOf(r), want);
   return r;
 }
@@ -151,13 +162,12 @@ function onesAlong(tx: Translator, s: SymIntVar, pos: number, rank: number, dtyp
   return y;
 }
 
-function full(tx: Translator, slots: Map<string, Variable>): Variable {
-  const items = listItems(slots.get('shape'), 'full: shape');
-  const dtypeVar = slots.get('dtype');
-  const dtype = dtypeVar === undefined ? getOp('full').attrs.find((a) => a.name === 'dtype')?.default : opArg(tx, dtypeVar);
-  if (dtype === 'bool') throw refuse('full: a bool tensor of symbolic shape');
-  const base = reissue(tx, 'full', new Map([...slots, ['shape', new ListVar(items.map((v) => (v instanceof SymIntVar ? intConst(1) : v)))]]));
+/** full / zeros / ones: the op at size 1 where the symbolic sizes go, times ones along them. */
+function full(tx: Translator, opName: string, slots: Map<string, Variable>): Variable {
+  const items = listItems(slots.get('shape'), `${opName}: shape`);
+  const base = reissue(tx, opName, new Map([...slots, ['shape', new ListVar(items.map((v) => (v instanceof SymIntVar ? intConst(1) : v)))]]));
   let y = (base as TensorVar).sym;
+  if (y.dtype === 'bool') throw refuse(`${opName}: a bool tensor of symbolic shape`);
   items.forEach((v, i) => {
     if (v instanceof SymIntVar) y = recordOp(tx, 'multiply', [y, onesAlong(tx, v, i, items.length, y.dtype)])[0] as SymTensor;
   });
@@ -186,13 +196,24 @@ function arange(tx: Translator, slots: Map<string, Variable>): Variable {
 }
 
 /**
- * A slice along a symbolic dim `d` that keeps all of it (`:`, `0:`, `:n` with n == d, step 1):
- * true; one that depends on the size: a SOT008 break. Symbolic bounds on a static dim break too.
+ * A slice along a symbolic dim `d`: null when it keeps all of it (`:`, `0:`, `:n` with n == d,
+ * step 1); [start, stop] when both are numbers within the smallest size the symbol binds (an
+ * automatic symbol is >= 2, so `x[:, :1]` is one element at every size); otherwise, and for
+ * symbolic bounds on a static dim, a SOT008 break.
  */
-export function fullSliceOfSymDim(s: SliceVar, d: Dim): boolean {
-  const okStart = isNoneVar(s.start) || constInt(s.start) === 0;
+export function symDimSlice(s: SliceVar, d: Dim): [number, number] | null {
+  const start = isNoneVar(s.start) ? 0 : constInt(s.start);
   const okStep = isNoneVar(s.step) || constInt(s.step) === 1;
   const okStop = isNoneVar(s.stop) || (s.stop instanceof SymIntVar && sameDim(s.stop.dim, d));
-  if (typeof d !== 'number' && okStart && okStep && okStop) return true;
+  if (typeof d !== 'number' && start === 0 && okStep && okStop) return null;
+  const stop = constInt(s.stop), lo = lowerBound(d);
+  if (typeof d !== 'number' && okStep && start !== null && stop !== null && lo !== null && start >= 0 && start <= stop && stop <= lo) return [start, stop];
   throw refuse(typeof d === 'number' ? 'a symbolic slice bound on a static dimension' : 'a slice of a symbolic dimension that depends on its size');
+}
+
+/** x[i] along a symbolic dim: i when every size the symbol binds has it (0 <= i < smallest size). */
+export function symDimIndex(i: Variable, d: Dim): number {
+  const n = constInt(i), lo = lowerBound(d);
+  if (n !== null && lo !== null && n >= 0 && n < lo) return n;
+  throw refuse('indexing along a symbolic dimension where the index depends on its size');
 }

@@ -2,7 +2,7 @@
 // and + - * // of those with ints. It stays symbolic (a SymDim expression over the graph's
 // symbols) so one translation serves every size; frontend/python/sot/symint.ts says what may be
 // done with it. Kept free of frontend imports so semantics.ts can test `instanceof` without a cycle.
-import { type Dim, dimStr, SymDim } from '../../../src/tensor/shape.js';
+import { type Dim, SymDim } from '../../../src/tensor/shape.js';
 import { type TensorVar, Variable } from '../../../sot/variables.js';
 
 /** How the int is recomputed at run time when it must become a real Python int (a graph break). */
@@ -34,5 +34,3 @@ export function combineDims(sym: '+' | '-' | '*' | '//', a: Dim, b: Dim): Dim {
   if (sym === '*' && a === 1) return b;
   return SymDim.of(`${wrap(a)}${sym}${wrap(b)}`);
 }
-
-export const dimKey = (d: Dim): string => dimStr(d);

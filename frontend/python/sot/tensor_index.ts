@@ -10,7 +10,7 @@ import type { Translator } from './translator.js';
 import { recordOp, tensorResults } from './semantics.js';
 import { asSlice, sliceIndices } from './objects.js';
 import { SymIntVar } from './symint.js';
-import { fullSliceOfSymDim } from './symint_ops.js';
+import { symDimIndex, symDimSlice } from './symint_ops.js';
 
 const concrete = (why: string): GraphBreak => new GraphBreak('SOT007', `tensor index: ${why}`);
 
@@ -43,7 +43,8 @@ export function tensorGetItem(tx: Translator, x: TensorVar, index: Variable): Va
     if (it instanceof SliceVar) {
       // a symbolic dim, or symbolic-int bounds: only slices keeping the whole dim (symint_ops.ts)
       if (typeof shape[d] !== 'number' || [it.start, it.stop, it.step].some((b) => b instanceof SymIntVar)) {
-        fullSliceOfSymDim(it, shape[d]);
+        const r = symDimSlice(it, shape[d]);
+        if (r) { axes.push(d); starts.push(r[0]); ends.push(r[1]); steps.push(1); }
         d++; out++;
         continue;
       }
@@ -51,6 +52,13 @@ export function tensorGetItem(tx: Translator, x: TensorVar, index: Variable): Va
       const r = sliceIndices(tx, it, n);
       if (r.start !== 0 || r.stop !== n || r.step !== 1) { axes.push(d); starts.push(r.start); ends.push(r.stop); steps.push(r.step); }
       d++; out++;
+      continue;
+    }
+    if (it instanceof SymIntVar || (typeof shape[d] !== 'number' && it instanceof ConstVar && it.value.k === 'int')) {
+      const i = symDimIndex(it, shape[d]);
+      axes.push(d); starts.push(i); ends.push(i + 1); steps.push(1);
+      squeeze.push(d);
+      d++;
       continue;
     }
     if (!(it instanceof ConstVar) || it.value.k !== 'int') throw concrete(`index of kind ${it.kind}`);

@@ -120,7 +120,7 @@ function f7(x, y, n, r, flag, lst, o) {
   for (let i1 = 0; i1 < 1; i1++) {
     let v2 = (Math.abs(0) % 5);
     for (let i3 = 0; i3 < 3; i3++) {
-      v2 = v2 + t0.tolist().length;
+      r = v2 + t0.tolist().length;
     }
   }
   const arr4 = [t0, paddle.tanh(paddle.scale(x, n))];
@@ -285,7 +285,7 @@ function f19(x, y, n, r, flag, lst, o) {
     } else {
       x = y.abs();
       const s4 = "k" + i1;
-      i1 = s4.length + (o[s4] ?? 0);
+      r = s4.length + (o[s4] ?? 0);
     }
   }
   if ((b0 && r < 3)) {
@@ -671,7 +671,7 @@ function f40(x, y, n, r, flag, lst, o) {
 function f41(x, y, n, r, flag, lst, o) {
   for (let i0 = 0; i0 < 2; i0++) {
     const s1 = "k" + (COUNT * (i0 - r * 2));
-    i0 = s1.length + (o[s1] ?? 0);
+    r = s1.length + (o[s1] ?? 0);
     x = flag ? paddle.tanh(paddle.add(x, (Math.abs(1) % 5))) : paddle.scale(y, 2);
   }
   let t2 = paddle.clip(x, -2, 2);

@@ -23,7 +23,7 @@ function f91(x, y, n, r, flag, lst, o) {
     for (let e3 of lst) {
       switch (e3 % 3) {
         case 0: y = paddle.tanh(paddle.add(y, SCALE * n)); break;
-        case 1: i2 = (((flag && (-2)) || e3) + r);
+        case 1: r = (((flag && (-2)) || e3) + r);
         default: y = paddle.tanh(t0);
       }
       t0 = (typeof (COUNT * r) === "number") ? paddle.subtract(t0, y.mean()) : paddle.stack([x, y], 0).mean({ axis: 0 });
@@ -642,7 +642,7 @@ function f129(x, y, n, r, flag, lst, o) {
   y = h1(x, 4);
   for (let i2 = 0; i2 < 1; i2++) {
     for (let i3 = 0; i3 < 2; i3++) {
-      i2 = i2 + x.sum().item();
+      v0 = v0 + x.sum().item();
       const h4 = (a, k = 1) => paddle.tanh(paddle.scale(a, k % 3));
       y = h4(x);
     }

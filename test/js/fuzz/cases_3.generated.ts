@@ -542,7 +542,7 @@ function f170(x, y, n, r, flag, lst, o) {
   for (let i0 = 0; i0 < 1; i0++) {
     switch (r % 3) {
       case 0: y = paddle.divide(x, paddle.add(y.abs(), 1)); break;
-      case 1: i0 = (Number((3 == String(n))) + i0);
+      case 1: r = (Number((3 == String(n))) + i0);
       default: x = paddle.tanh(y);
     }
     let v1 = (COUNT * (3 + 3));

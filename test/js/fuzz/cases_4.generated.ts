@@ -294,7 +294,7 @@ function f198(x, y, n, r, flag, lst, o) {
 
 function f199(x, y, n, r, flag, lst, o) {
   for (let i0 = 0; i0 < 2; i0++) {
-    i0 = i0 + y.sum().item();
+    r = r + y.sum().item();
   }
   const b1 = flag;
   n = r + y.tolist().length;
@@ -603,7 +603,7 @@ function f221(x, y, n, r, flag, lst, o) {
   const arr8 = [x, y.multiply(y)];
   y = arr8[0];
   for (let i9 = 0; i9 < 3; i9++) {
-    n = i9 + x.sum().item();
+    n = r + x.sum().item();
     let v10 = (Object.keys(o).length);
   }
   return { out: paddle.add(x, y), v: 4, lst };
@@ -616,7 +616,7 @@ function f222(x, y, n, r, flag, lst, o) {
     const arr1 = [x, paddle.subtract(y, y)];
     y = arr1[0];
     for (let i2 = 0; i2 < 2; i2++) {
-      n = i2 + x.tolist().length;
+      n = r + x.tolist().length;
     }
   }
   for (let e3 of lst) {

@@ -169,7 +169,7 @@ function f234(x, y, n, r, flag, lst, o) {
   for (let i0 = 0; i0 < 1; i0++) {
     const b1 = (!flag);
     for (let e2 of lst) {
-      i0 = e2 + y.sum().item();
+      e2 = e2 + y.sum().item();
     }
   }
   x = paddle.where(paddle.greater_than(y, y), x, y);
@@ -321,7 +321,7 @@ function f244(x, y, n, r, flag, lst, o) {
     let t6 = paddle.subtract(t1, 1.5);
     for (let i7 = 0; i7 < 1; i7++) {
       const s8 = "k" + i7;
-      d5 = s8.length + (o[s8] ?? 0);
+      d4 = s8.length + (o[s8] ?? 0);
       let v9 = d5;
     }
   }
@@ -350,7 +350,7 @@ function f246(x, y, n, r, flag, lst, o) {
   y = h0(y, ((-1) - (({ p: 1, q: r }).q) * 2));
   for (let i1 = 0; i1 < 1; i1++) {
     const s2 = "k" + ((flag && r) || 4);
-    i1 = s2.length + (o[s2] ?? 0);
+    r = s2.length + (o[s2] ?? 0);
   }
   let t3 = paddle.where(paddle.greater_than(y, x), x, y);
   for (let i4 = 0; i4 < 3; i4++) {

@@ -204,7 +204,7 @@ function f283(x, y, n, r, flag, lst, o) {
     for (let i4 = 0; i4 < 3; i4++) {
       switch (n % 3) {
         case 0: x = paddle.nn.functional.relu(x); break;
-        case 1: i4 = (lst.map((v, k) => v * k).reduce((a, b) => a + b, 0));
+        case 1: e3 = (lst.map((v, k) => v * k).reduce((a, b) => a + b, 0));
         default: t0 = paddle.tanh(y);
       }
       let v5 = e3;
@@ -337,7 +337,7 @@ function f292(x, y, n, r, flag, lst, o) {
       let t5 = paddle.stack([x, x], 0).mean({ axis: 0 });
       switch (e4 % 3) {
         case 0: x = paddle.where(paddle.greater_than(t5, t5), t5, t5); break;
-        case 1: i3 = (Number((!flag)) + (Math.floor(r)));
+        case 1: r = (Number((!flag)) + (Math.floor(r)));
         default: x = paddle.tanh(y);
       }
     }

@@ -65,6 +65,9 @@ class Gen {
   private depth = 0;
   /** Inside `for (... of lst)`: pushing to lst there would loop forever eagerly. */
   private inLst = 0;
+  /** Loop counters: never assigned (that could make a loop endless eagerly). */
+  private readonly counters = new Set<string>();
+  private assignable(): string { return this.pick(this.nums.filter((v) => !this.counters.has(v))); }
   constructor(seed: number) { this.r = rng(seed); }
 
   private int(n: number): number { return Math.floor(this.r() * n); }
@@ -118,6 +121,7 @@ class Gen {
       const i = this.fresh('i');
       this.emit(`for (let ${i} = 0; ${i} < ${1 + this.int(3)}; ${i}++) {`);
       this.nums.push(i);
+      this.counters.add(i);
       this.block(budget);
       this.nums.pop();
       this.emit('}');
@@ -157,7 +161,7 @@ class Gen {
     if (p < 0.8) {
       this.emit(`switch (${this.pick(this.nums)} % 3) {`);
       this.emit(`  case 0: ${this.t()} = ${this.tensor()}; break;`);
-      this.emit(`  case 1: ${this.pick(this.nums)} = ${this.num()};`);
+      this.emit(`  case 1: ${this.assignable()} = ${this.num()};`);
       this.emit(`  default: ${this.t()} = paddle.tanh(${this.t()});`);
       this.emit('}');
       return;
@@ -172,10 +176,10 @@ class Gen {
     if (p < 0.88) {
       const v = this.fresh('s');
       this.emit(`const ${v} = "k" + ${this.num()};`);
-      this.emit(`${this.pick(this.nums)} = ${v}.length + (o[${v}] ?? 0);`);
+      this.emit(`${this.assignable()} = ${v}.length + (o[${v}] ?? 0);`);
       return;
     }
-    if (p < 0.92) { this.emit(this.fill(this.pick(BREAKS), { i: () => this.num(), v: () => this.pick(this.nums), a: () => this.t() })); return; }
+    if (p < 0.92) { this.emit(this.fill(this.pick(BREAKS), { i: () => this.num(), v: () => this.assignable(), a: () => this.t() })); return; }
     this.emit(`${this.t()} = ${this.tensor()};`);
   }
 

@@ -23,7 +23,7 @@ def attention(x):
     q, k, v = x @ WQ, x @ WK, x @ WV
     s = paddle.matmul(q, k, transpose_y=True) / 8 ** 0.5
     a = paddle.nn.functional.softmax(s, axis=-1) @ v
-    # normalized by hand: layer_norm's argument check reads x.shape (SOT008 on a symbolic dim)
+    # normalized by hand (layer_norm itself: test_symbolic_shape_read_stays_symbolic)
     h = a + x
     c = h - h.mean(axis=-1, keepdim=True)
     return (c / ((c * c).mean(axis=-1, keepdim=True) + 1e-5).sqrt()).sum(axis=1)
@@ -55,11 +55,22 @@ def test_batch_and_sequence_auto():
     assert count(sf) <= 2, count(sf)   # both dims become symbolic at the second call
 
 
-def test_symbolic_shape_read_breaks_cleanly():
-    # layer_norm checks x.shape[-1:] in Python: on a symbolic dim that read breaks (SOT008) and
-    # the rest runs per size, with eager's results
+def test_symbolic_shape_read_stays_symbolic():
+    # layer_norm checks x.shape[-1:] in Python: the symbolic dim is read as a symbolic int
+    # (test_sot_symint.py) and the static one compares, so one graph serves every size
     def f(x):
         return paddle.nn.functional.layer_norm(x * 2, [8]).sum(axis=1)
+    sf = paddle.jit.to_static(f)
+    _run(sf, f, [[2, s, 8] for s in (1, 2, 3, 4, 9)])
+    assert count(sf) <= 2, count(sf)
+    assert not explain(sf)['breaks'], explain(sf)['breaks']
+
+
+def test_symbolic_shape_value_breaks_cleanly():
+    # a Python value that depends on the size (here a float scale) breaks (SOT008); the rest
+    # runs per size, with eager's results
+    def f(x):
+        return (x * 2).sum(axis=1) / float(x.shape[1])
     sf = paddle.jit.to_static(f)
     _run(sf, f, [[2, s, 8] for s in (1, 2, 3, 4, 9)])
     assert 'SOT008' in [b['code'] for b in explain(sf)['breaks']]

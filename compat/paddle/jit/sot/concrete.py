@@ -363,6 +363,8 @@ _NEW = {
     'range': range, 'slice': slice, 'set': set, 'iter': iter, 'super': super, 'list': list, 'dict': dict,
     'cell': lambda *v: types.CellType(*v),
     'keys': dict.keys, 'values': dict.values, 'items': dict.items,
+    # a namedtuple class's generated __new__ is exactly this (checked by the translator)
+    'namedtuple': lambda cls, items: tuple.__new__(cls, items),
 }
 
 
