@@ -303,7 +303,7 @@ OPERATOR_FUNCTIONS.contains = { arity: 2, run: (tx, [a, b]) => new ConstVar({ k:
 export function callBuiltin(tx: Translator, name: string, fn: Variable, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
   const b = BUILTINS[name];
   // symbolic ints (symint.ts): len() of a symbolic dim, int(n), isinstance(n, int), ...
-  const si = kwargs.length ? null : symIntBuiltin(tx, name, args, (a) => (b ? b(tx, a, kwargs) : undefined));
+  const si = kwargs.length ? null : symIntBuiltin(name, args, (a) => (b ? b(tx, a, kwargs) : undefined));
   if (si !== null) return si;
   if (b) return b(tx, args, kwargs);
   if (name.startsWith('operator.')) {

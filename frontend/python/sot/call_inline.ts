@@ -101,10 +101,9 @@ function drainedNext(tx: Translator): boolean {
   if (!next) return false;
   if (next.opname === 'UNPACK_SEQUENCE' || next.opname === 'UNPACK_EX') return true;
   if (!['CALL', 'CALL_FUNCTION', 'PRECALL', 'CALL_METHOD'].includes(next.opname) || next.arg !== 1 || f.kwNames) return false;
-  // the outer callable and its NULL/self slot are the two entries under where the map object goes
-  const under = f.stack.slice(-2).filter((v) => !(v instanceof NullVar));
-  if (under.length !== 1) return false;
-  const c = under[0];
+  // the outer callable is on top, or under a NULL (3.13+ pushes NULL after the callable)
+  const top = f.stack[f.stack.length - 1];
+  const c = top instanceof NullVar ? f.stack[f.stack.length - 2] : top;
   return c instanceof ObjectVar && c.info.kind === 'builtin' && DRAINING.has(c.info.name);
 }
 
@@ -166,7 +165,9 @@ export function dunderTruth(tx: Translator, obj: ObjectVar): boolean | null {
     try {
       m = getAttr(tx, obj, name);
     } catch (e) {
-      if (e instanceof GraphBreak) continue;
+      // only a missing method moves on to the next one; any other problem breaks as before
+      if (e instanceof GraphBreak && e.detail.startsWith('AttributeError')) continue;
+      if (e instanceof GraphBreak) return null;
       throw e;
     }
     if (!(m instanceof ObjectVar && m.info.kind === 'method' && m.info.self.id === obj.ref.id)) return null;

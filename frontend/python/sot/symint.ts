@@ -134,7 +134,7 @@ export function symIntTruthy(v: SymIntVar): boolean {
 }
 
 /** Builtins on symbolic ints: int(n) is n, isinstance(n, int) is True, len(x) of a symbolic first dim. */
-export function symIntBuiltin(tx: Translator, name: string, args: Variable[], run: (a: Variable[]) => Variable | undefined): Variable | undefined | null {
+export function symIntBuiltin(name: string, args: Variable[], run: (a: Variable[]) => Variable | undefined): Variable | undefined | null {
   if (name === 'len' && args.length === 1 && args[0] instanceof TensorVar && args[0].sym.shape.length > 0 && typeof args[0].sym.shape[0] !== 'number') {
     return dimInt(args[0], 0);
   }
@@ -144,10 +144,8 @@ export function symIntBuiltin(tx: Translator, name: string, args: Variable[], ru
     case 'operator.index': return args[0];
     // the type is int whatever the size: answer as for a constant int (no guard needed)
     case 'isinstance': case 'type': return run([intConst(2), ...args.slice(1)]);
-    case 'max': case 'min': break;
-    default: break;
+    default: break;   // max/min/range/float/str/...: the answer depends on the size
   }
-  void tx;
   throw new GraphBreak('SOT008', `builtin ${name}() on a symbolic int`);
 }
 
