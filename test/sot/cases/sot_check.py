@@ -84,3 +84,29 @@ def assert_breaks(sf, *codes):
 
 def t(data, dtype='float32'):
     return paddle.to_tensor(data, dtype=dtype)
+
+
+def raising_line(fn):
+    """The line of `fn` marked '# raises'."""
+    import inspect
+    src, first = inspect.getsourcelines(fn)
+    return first + next(i for i, line in enumerate(src) if line.rstrip().endswith('raises'))
+
+
+def raised(fn, args):
+    """The exception fn(*args) raises (it must raise)."""
+    try:
+        fn(*args)
+    except Exception as e:  # noqa: BLE001
+        return e
+    raise AssertionError('%s did not raise' % fn.__name__)
+
+
+def user_lines(e, filename):
+    """The traceback lines of `e` that are in `filename` (the test file's __file__)."""
+    tb, out = e.__traceback__, []
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            out.append(tb.tb_lineno)
+        tb = tb.tb_next
+    return out

@@ -2,7 +2,7 @@
 traceback points at the user's line, in the translated function and in the functions it
 inlined, before and after graph breaks."""
 import paddle
-from sot_check import t
+from sot_check import raised, raising_line, t, user_lines
 
 X = t([1.0, 2.0, 3.0])
 def helper_raises(v):
@@ -57,40 +57,16 @@ CASES = [
 ]
 
 
-def _raising_line(fn):
-    """The line of `fn` marked '# raises'."""
-    import inspect
-    src, first = inspect.getsourcelines(fn)
-    return first + next(i for i, line in enumerate(src) if line.rstrip().endswith('raises'))
-
-
-def _raise(fn, args):
-    try:
-        fn(*args)
-    except Exception as e:  # noqa: BLE001
-        return e
-    raise AssertionError('%s did not raise' % fn.__name__)
-
-
-def _user_lines(e):
-    tb, out = e.__traceback__, []
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == __file__:
-            out.append(tb.tb_lineno)
-        tb = tb.tb_next
-    return out
-
-
 def test_exceptions_keep_type_message_and_line():
     bad = []
     for fn, args, where in CASES:
-        want = _raise(fn, args)
-        line = _raising_line(where)
+        want = raised(fn, args)
+        line = raising_line(where)
         sf = paddle.jit.to_static(fn)
         for call in range(2):   # translating, then the cached translation
-            got = _raise(sf, args)
+            got = raised(sf, args)
             if type(got) is not type(want) or str(got) != str(want):
                 bad.append('%s: %s(%s) vs %s(%s)' % (fn.__name__, type(got).__name__, got, type(want).__name__, want))
-            elif not _user_lines(got) or _user_lines(got)[-1] != line:
-                bad.append('%s: traceback lines %s do not end at line %d' % (fn.__name__, _user_lines(got), line))
+            elif not user_lines(got, __file__) or user_lines(got, __file__)[-1] != line:
+                bad.append('%s: traceback lines %s do not end at line %d' % (fn.__name__, user_lines(got, __file__), line))
     assert not bad, '\n'.join(bad)

@@ -7,7 +7,7 @@ import contextlib
 import sys
 
 import paddle
-from sot_check import breaks, check, count, explain, same, t
+from sot_check import breaks, check, count, explain, raised, raising_line, same, t, user_lines
 
 X = t([1.0, -2.0, 3.0])
 
@@ -224,29 +224,6 @@ LEAVE_CASES = [
 ]
 
 
-def _raising_line(fn):
-    import inspect
-    src, first = inspect.getsourcelines(fn)
-    return first + next(i for i, line in enumerate(src) if line.rstrip().endswith('raises'))
-
-
-def _raise(fn, args):
-    try:
-        fn(*args)
-    except Exception as e:  # noqa: BLE001
-        return e
-    raise AssertionError('%s did not raise' % fn.__name__)
-
-
-def _user_lines(e):
-    tb, out = e.__traceback__, []
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == __file__:
-            out.append(tb.tb_lineno)
-        tb = tb.tb_next
-    return out
-
-
 def _describe(e):
     """Type, message, and the types/messages of the cause and context chains."""
     return (type(e).__name__, str(e),
@@ -258,15 +235,15 @@ def _describe(e):
 def test_exceptions_leaving_keep_type_message_chain_and_line():
     bad = []
     for fn, make_args in LEAVE_CASES:
-        want = _raise(fn, make_args())
-        line = _raising_line(fn)
+        want = raised(fn, make_args())
+        line = raising_line(fn)
         sf = paddle.jit.to_static(fn)
         for call in range(2):   # translating, then the cached translation
-            got = _raise(sf, make_args())
+            got = raised(sf, make_args())
             if _describe(got) != _describe(want):
                 bad.append('%s: %s vs %s' % (fn.__name__, _describe(got), _describe(want)))
-            elif line not in _user_lines(got):
-                bad.append('%s: traceback lines %s miss line %d' % (fn.__name__, _user_lines(got), line))
+            elif line not in user_lines(got, __file__):
+                bad.append('%s: traceback lines %s miss line %d' % (fn.__name__, user_lines(got, __file__), line))
         if explain(sf).get('eager'):
             bad.append('%s ran eagerly: %s' % (fn.__name__, explain(sf)['eagerReason']))
     assert not bad, '\n'.join(bad)
@@ -274,8 +251,8 @@ def test_exceptions_leaving_keep_type_message_chain_and_line():
 
 def test_with_exit_sees_the_exception_like_eager():
     r1, r2 = _Recorder(), _Recorder()
-    _raise(leave_through_with, (X, r1))
-    _raise(paddle.jit.to_static(leave_through_with), (X, r2))
+    raised(leave_through_with, (X, r1))
+    raised(paddle.jit.to_static(leave_through_with), (X, r2))
     assert r1.seen == r2.seen == ['enter', 'TypeError'], (r1.seen, r2.seen)
 
 
