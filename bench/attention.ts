@@ -7,7 +7,7 @@ import os from 'node:os';
 import { native } from '../src/native.js';
 import { paddle } from '../src/paddle.js';
 import { scope, type Tensor } from '../src/tensor/tensor.js';
-import { median, table, writeSection } from './results.js';
+import { table, writeSection, timeCalls } from './results.js';
 
 interface Case { shape: [number, number, number, number]; causal: boolean }
 const cases: Case[] = [
@@ -18,17 +18,6 @@ const cases: Case[] = [
   { shape: [1, 2048, 4, 64], causal: true },
 ];
 
-function time(fn: () => void, minMs = 600): number {
-  for (let i = 0; i < 2; i++) fn();
-  const ts: number[] = [];
-  const start = performance.now();
-  while (ts.length < 5 || (performance.now() - start < minMs && ts.length < 100)) {
-    const t0 = performance.now();
-    fn();
-    ts.push(performance.now() - t0);
-  }
-  return median(ts);
-}
 
 const F = paddle.nn.functional;
 const P = paddle as unknown as Record<string, (...a: unknown[]) => Tensor>;
@@ -46,8 +35,8 @@ for (const c of cases) {
   };
   const diff = scope(() => (P.max(P.abs(P.subtract(fused(), unfused()))) as Tensor).item() as number);
   const gf = (4 * B * H * S * S * D * (c.causal ? 0.5 : 1)) / 1e9;
-  const tf = time(() => scope(() => { fused(); }));
-  const tu = time(() => scope(() => { unfused(); }));
+  const tf = timeCalls(() => scope(() => { fused(); }), { minMs: 600, maxReps: 100 }).med;
+  const tu = timeCalls(() => scope(() => { unfused(); }), { minMs: 600, maxReps: 100 }).med;
   rows.push([JSON.stringify(c.shape), c.causal ? 'yes' : 'no', tf.toPrecision(3), gf / (tf / 1e3), tu.toPrecision(3), gf / (tu / 1e3), (tu / tf).toFixed(2),
     `${((B * H * S * S * 4) / 2 ** 20).toFixed(0)} MB`, diff.toExponential(1)]);
   console.log(rows[rows.length - 1].join('  '));

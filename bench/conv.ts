@@ -5,7 +5,7 @@ import os from 'node:os';
 import { native } from '../src/native.js';
 import { paddle } from '../src/paddle.js';
 import { scope, type Tensor } from '../src/tensor/tensor.js';
-import { median, table, writeSection } from './results.js';
+import { table, writeSection, timeCalls } from './results.js';
 
 interface Case { name: string; x: number[]; w: number[]; bias: boolean; stride?: number; padding?: number; groups?: number; dtype?: string; format?: string }
 
@@ -27,18 +27,6 @@ function flops(c: Case, out: readonly number[]): number {
   return 2 * n * cg * kh * kw;
 }
 
-/** Median and best ms per call over at least `minMs` of calls after warm-up. */
-function time(fn: () => void, minMs = 400, minReps = 5): { med: number; best: number } {
-  for (let i = 0; i < 2; i++) fn();
-  const ts: number[] = [];
-  const start = performance.now();
-  while (ts.length < minReps || (performance.now() - start < minMs && ts.length < 200)) {
-    const t0 = performance.now();
-    fn();
-    ts.push(performance.now() - t0);
-  }
-  return { med: median(ts), best: Math.min(...ts) };
-}
 
 const F = paddle.nn.functional;
 const pool = native.numThreads();
@@ -51,9 +39,9 @@ for (const c of cases) {
   const run = () => scope(() => { F.conv2d(x, w, b, c.stride ?? 1, c.padding ?? 0, 1, c.groups ?? 1, c.format ?? 'NCHW'); });
   const out = scope(() => [...(F.conv2d(x, w, b, c.stride ?? 1, c.padding ?? 0, 1, c.groups ?? 1, c.format ?? 'NCHW') as Tensor).shape]);
   const gf = flops(c, out) / 1e9;
-  const msAll = time(run);
+  const msAll = timeCalls(run, { minMs: 400 });
   native.numThreads(1);
-  const ms1 = time(run);
+  const ms1 = timeCalls(run, { minMs: 400 });
   native.numThreads(pool);
   const f = (t: { med: number; best: number }) => [`${t.med.toPrecision(3)} / ${t.best.toPrecision(3)}`, gf / (t.med / 1e3), gf / (t.best / 1e3)];
   rows.push([c.name, `${JSON.stringify(c.x)} x ${JSON.stringify(c.w)}`, ...f(msAll), ...f(ms1)]);

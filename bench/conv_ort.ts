@@ -10,7 +10,7 @@ import { native } from '../src/native.js';
 import { paddle } from '../src/paddle.js';
 import { scope, type Tensor } from '../src/tensor/tensor.js';
 import { initializer, PbWriter, valueInfo } from './onnx_matmul_model.js';
-import { median, table, writeSection } from './results.js';
+import { table, writeSection, timeCallsAsync } from './results.js';
 
 interface Case { name: string; x: number[]; w: number[]; stride: number; pad: number; groups: number }
 
@@ -43,18 +43,6 @@ function convModel(c: Case, out: readonly number[], w: Float32Array): Uint8Array
   return new PbWriter().int(1, 8).string(2, 'skiff-bench').message(7, graph).message(8, opset).finish();
 }
 
-/** Median ms per call over >= minMs of calls after warm-up. */
-async function time(fn: () => unknown, minMs = 600): Promise<{ med: number; best: number }> {
-  for (let i = 0; i < 2; i++) await fn();
-  const ts: number[] = [];
-  const start = performance.now();
-  while (ts.length < 5 || (performance.now() - start < minMs && ts.length < 100)) {
-    const t0 = performance.now();
-    await fn();
-    ts.push(performance.now() - t0);
-  }
-  return { med: median(ts), best: Math.min(...ts) };
-}
 
 const F = paddle.nn.functional;
 const threads = native.numThreads();
@@ -74,13 +62,13 @@ for (const c of cases) {
   let diff = 0;
   for (let i = 0; i < ref.length; i++) diff = Math.max(diff, Math.abs(ref[i] - ours.data[i]) / (1 + Math.abs(ref[i])));
   const gf = (2 * ours.data.length * c.w[1] * c.w[2] * c.w[3]) / 1e9;
-  const s = await time(() => scope(() => { conv(); }));
-  const o = await time(() => session.run(feeds, fetches));
+  const s = await timeCallsAsync(() => scope(() => { conv(); }), { minMs: 600, maxReps: 100 });
+  const o = await timeCallsAsync(() => session.run(feeds, fetches), { minMs: 600, maxReps: 100 });
   await session.release();
   // The floor an eager call producing this output pays anyway: a fresh output of the same size
   // (first-touch page faults) written by a trivial elementwise op.
   const y = paddle.zeros(ours.shape, 'float32') as Tensor;
-  const floor = await time(() => scope(() => { paddle.scale(y, 2); }), 300);
+  const floor = await timeCallsAsync(() => scope(() => { paddle.scale(y, 2); }), { minMs: 300, maxReps: 100 });
   y.dispose();
   rows.push([c.name, `${JSON.stringify(c.x)} x ${JSON.stringify(c.w)}${c.stride > 1 ? ` s${c.stride}` : ''}${c.groups > 1 ? ` g${c.groups}` : ''}`,
     s.med.toPrecision(3), gf / (s.med / 1e3), o.med.toPrecision(3), gf / (o.med / 1e3), (o.med / s.med).toFixed(2), floor.med.toPrecision(3), diff.toExponential(1)]);

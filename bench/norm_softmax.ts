@@ -6,21 +6,10 @@ import os from 'node:os';
 import { native } from '../src/native.js';
 import { paddle } from '../src/paddle.js';
 import { scope, type Tensor } from '../src/tensor/tensor.js';
-import { median, table, writeSection } from './results.js';
+import { table, writeSection, timeCalls } from './results.js';
 
 const shapes = [[4096, 1024], [64, 128, 768], [32, 4096], [256, 64, 64]];
 
-function time(fn: () => void, minMs = 500): number {
-  for (let i = 0; i < 2; i++) fn();
-  const ts: number[] = [];
-  const start = performance.now();
-  while (ts.length < 5 || (performance.now() - start < minMs && ts.length < 200)) {
-    const t0 = performance.now();
-    fn();
-    ts.push(performance.now() - t0);
-  }
-  return median(ts);
-}
 
 const F = paddle.nn.functional;
 const rows: (string | number)[][] = [];
@@ -36,7 +25,7 @@ for (const shape of shapes) {
     ['softmax (axis 0)', () => { F.softmax(x, 0); }],
   ];
   for (const [name, fn] of ops) {
-    const ms = time(() => scope(fn));
+    const ms = timeCalls(() => scope(fn)).med;
     rows.push([name, JSON.stringify(shape), ms.toPrecision(3), bytes / 1e9 / (ms / 1e3)]);
     console.log(rows[rows.length - 1].join('  '));
   }

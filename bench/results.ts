@@ -66,3 +66,40 @@ export function timePair(a: () => void, b: () => void, samples: number, minMs: n
   }
   return { a: median(as), b: median(bs), ratio: median(ratios) };
 }
+
+export interface CallTimes { med: number; best: number }
+export interface CallTimeOptions {
+  /** Keep calling for at least this long (ms) once minReps calls ran; default 500. */
+  minMs?: number;
+  minReps?: number;
+  /** Stop after this many timed calls even before minMs; default 200. */
+  maxReps?: number;
+}
+
+/** Median and best ms per call of fn, each call timed alone, after 2 warm-up calls. */
+export function timeCalls(fn: () => void, o: CallTimeOptions = {}): CallTimes {
+  for (let i = 0; i < 2; i++) fn();
+  return collect(o, () => { const t0 = performance.now(); fn(); return performance.now() - t0; });
+}
+
+/** timeCalls for functions returning promises (each awaited before the next). */
+export async function timeCallsAsync(fn: () => unknown, o: CallTimeOptions = {}): Promise<CallTimes> {
+  for (let i = 0; i < 2; i++) await fn();
+  const { minMs = 500, minReps = 5, maxReps = 200 } = o;
+  const ts: number[] = [];
+  const start = performance.now();
+  while (ts.length < minReps || (performance.now() - start < minMs && ts.length < maxReps)) {
+    const t0 = performance.now();
+    await fn();
+    ts.push(performance.now() - t0);
+  }
+  return { med: median(ts), best: Math.min(...ts) };
+}
+
+function collect(o: CallTimeOptions, once: () => number): CallTimes {
+  const { minMs = 500, minReps = 5, maxReps = 200 } = o;
+  const ts: number[] = [];
+  const start = performance.now();
+  while (ts.length < minReps || (performance.now() - start < minMs && ts.length < maxReps)) ts.push(once());
+  return { med: median(ts), best: Math.min(...ts) };
+}
