@@ -21,5 +21,13 @@ export const PADDLE_SOT_FILES: readonly string[] = [...NUMBERED, ...NAMED].map((
 /** The helper module the files import (fetched with them, not a test file itself). */
 export const PADDLE_SOT_HELPERS: readonly string[] = ['test_case_base.py'];
 
+/**
+ * Files written against a newer test_case_base.py than the others: no single Paddle commit's
+ * helper serves every file (the newer one adds `assert_results_with_grad` and drops
+ * `test_with_faster_guard`, which older files import). Such a file is fetched, together with
+ * the test_case_base.py of its own commit, into this subfolder of the scratch folder, and runs there.
+ */
+export const PADDLE_SOT_SUBDIRS: Readonly<Record<string, string>> = { 'test_no_grad.py': 'newer' };
+
 export const CSV_HEADER = 'file,result,tests_run,tests_passed,reason';
 export const RESULTS = ['pass', 'fail', 'error', 'missing'] as const;

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CSV_HEADER, PADDLE_SOT_FILES, PADDLE_SOT_HELPERS } from './paddle_sot_files.js';
+import { CSV_HEADER, PADDLE_SOT_FILES, PADDLE_SOT_HELPERS, PADDLE_SOT_SUBDIRS } from './paddle_sot_files.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CSV = join(ROOT, 'test/sot/paddle_suite.csv');
@@ -150,11 +150,12 @@ async function main(): Promise<void> {
   const worker = async (): Promise<void> => {
     while (next < todo.length) {
       const file = todo[next++];
+      const fileDir = PADDLE_SOT_SUBDIRS[file] ? join(dir, PADDLE_SOT_SUBDIRS[file]) : dir;
       let row: Row;
-      if (!existsSync(join(dir, file))) row = { file, result: 'missing', run: 0, passed: 0, reason: `not fetched into ${dir}` };
+      if (!existsSync(join(fileDir, file))) row = { file, result: 'missing', run: 0, passed: 0, reason: `not fetched into ${fileDir}` };
       else {
         const t0 = Date.now();
-        const { out, code, timedOut } = await runFile(dir, file, timeout);
+        const { out, code, timedOut } = await runFile(fileDir, file, timeout);
         row = parseOutput(file, out, code, timedOut, timeout);
         process.stdout.write(`${file}: ${row.result} ${row.passed}/${row.run} (${((Date.now() - t0) / 1000).toFixed(1)} s)${row.reason ? ` - ${row.reason}` : ''}\n`);
       }

@@ -12,6 +12,7 @@ import { Block, Builder, IF, Program, ProgramRecorder, tensorType, type Value, W
 import { compile, type Executable, fromPir } from '../src/executor/index.js';
 import { Tensor, untracked } from '../src/tensor/tensor.js';
 import type { CompiledGraph, GraphNode } from './function_graph.js';
+import { interpretPyLayer, replayPyLayer } from './pylayer_graph.js';
 
 export interface GraphRegion {
   readonly nodes: readonly GraphNode[];
@@ -72,6 +73,7 @@ const truthy = (t: Tensor): boolean => {
 export function interpretNodes(nodes: readonly GraphNode[], env: Map<number, Tensor>): void {
   for (const n of nodes) {
     if (n.regions) { interpretControlFlow(n, env); continue; }
+    if (n.pylayer) { interpretPyLayer(n, env); continue; }
     let outs = runOpDef(n.def, n.inputs.map((x) => (x === null ? null : env.get(x)!)), n.attrs) as Tensor[];
     if (n.detach) outs = outs.map((t) => t.detach() as Tensor);
     n.outputs.forEach((o, i) => env.set(o, outs[i]));
@@ -106,6 +108,7 @@ function interpretControlFlow(n: GraphNode, env: Map<number, Tensor>): void {
 export function replayNodes(nodes: readonly GraphNode[], values: readonly TensorMeta[], env: Map<number, Value>, b: Builder): void {
   const typeOf = (id: number) => tensorType(values[id].dtype, values[id].shape);
   for (const n of nodes) {
+    if (n.pylayer) { replayPyLayer(n, values, env, b); continue; }
     if (!n.regions) {
       const outs = runOpDef(n.def, n.inputs.map((x) => (x === null ? null : env.get(x)!)), n.attrs) as Value[];
       n.outputs.forEach((o, k) => env.set(o, outs[k]));

@@ -19,7 +19,8 @@ export class ExecutorRunner implements GraphRunner {
   run(graph: CompiledGraph, inputs: readonly Tensor[]): Tensor[] {
     // Captured control flow (pd_op.if / pd_op.while) goes through PIR, whose lowering runs regions.
     if (graph.runnerState instanceof RegionGraphRunner) return graph.runnerState.run(inputs);
-    if (!graph.runnerState && graph.nodes.some((n) => n.regions)) {
+    // (so does a captured PyLayer: skiff.pylayer is an alias there, src/executor/from_pir.ts)
+    if (!graph.runnerState && graph.nodes.some((n) => n.regions || n.pylayer)) {
       const r = new RegionGraphRunner(graph);
       graph.runnerState = r;
       return r.run(inputs);

@@ -14,6 +14,7 @@ import { GraphBreak } from './graph_breaks.js';
 import { runForTraining } from './graph_training.js';
 import type { Source } from './sources.js';
 import { type GraphRegion, interpretNodes } from './control_flow_graph.js';
+import type { PyLayerSpec } from './pylayer_graph.js';
 
 export class SymTensor implements TensorLike {
   constructor(readonly id: number, readonly dtype: DType, readonly shape: Shape, readonly graph: FunctionGraph, public stop_gradient = true) {}
@@ -33,6 +34,8 @@ export interface GraphNode {
   /** Control flow (if / while, sot/control_flow_graph.ts): its regions; inputs past `nOperands` are captures. */
   readonly regions?: readonly GraphRegion[];
   readonly nOperands?: number;
+  /** A captured PyLayer (sot/pylayer_graph.ts): identity on forward's outputs, backward through a host call. */
+  readonly pylayer?: PyLayerSpec;
 }
 
 export class FunctionGraph implements StaticRecorder {

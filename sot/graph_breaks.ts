@@ -31,7 +31,8 @@ const kinds = [
   // paddle.jit.sot.psdb and paddle.jit.sot.utils.paddle_api_config (Paddle's debugging helpers)
   { code: 'SOT020', effect: 'break', meaning: 'forced graph break: psdb.breakgraph(), an API registered with add_break_graph_apis, or a not_to_static function', hint: 'the call runs concretely; remove the marker to capture it' },
   { code: 'SOT012', effect: 'break', meaning: 'raise (or __exit__ with an exception) runs as a concrete step', hint: 'a handler in the translated function continues from the exception; keep raising off hot paths' },
-  { code: 'SOT120', effect: 'fallback', meaning: 'psdb.fallback() requested plain Python for the function', hint: 'remove the psdb.fallback() call to translate the function' },
+  { code: 'SOT120', effect: 'fallback', meaning: 'psdb.fallback(recursive=True) requested plain Python for the function and its callees', hint: 'remove the psdb.fallback() call to translate the function' },
+  { code: 'SOT121', effect: 'fallback', meaning: 'psdb.fallback() requested plain Python for the function; the functions it calls through its globals are still translated (non-recursive, as in Paddle)', hint: 'remove the psdb.fallback() call to translate the function' },
   { code: 'SOT025', effect: 'break', meaning: 'PyLayer.apply: forward is captured in the graph, its Python backward is attached by a concrete step after it', hint: 'code after apply continues in a new graph; backward runs the user backward between the two graphs' },
   { code: 'SOT101', effect: 'fallback', meaning: 'code object uses an opcode Skiff does not simulate (try/with/yield/async/...)', hint: 'the function runs as plain Python; move tensor code into a helper function to capture it' },
   { code: 'SOT102', effect: 'fallback', meaning: 'frame introspection (locals(), vars(), sys._getframe, exec, eval)', hint: 'the function runs as plain Python' },
@@ -55,6 +56,12 @@ export interface BreakEvent {
   readonly detail: string;
   /** The simulated call stack at the break, outermost first (inlined calls included). */
   readonly frames?: readonly { readonly file: string; readonly line: number; readonly name: string }[];
+  /**
+   * Index in `frames` of the innermost frame this segment resumed (rebuilt from its entry): the
+   * frames from there on are what Paddle, which translates each resumed frame as a function of
+   * its own, shows as the simulated stack of an error ("In simulate execution").
+   */
+  readonly segmentFrom?: number;
 }
 
 /**

@@ -3,6 +3,8 @@
 // (globals, attributes of host objects) are grouped per tree node and checked by the host in
 // one call.
 import { native } from '../src/native.js';
+import { isGradEnabled } from '../src/autograd/mode.js';
+import { tensorScalarTruth, type TypedScalar } from './tensor_semantics.js';
 import type { Tensor } from '../src/tensor/tensor.js';
 import { type Dim, dimStr, SymDim } from '../src/tensor/shape.js';
 import { isLocalSource, type Source } from './sources.js';
@@ -37,7 +39,19 @@ export type Guard =
    * buffers — the node writes in place): the graph read them as constants, so an entry alias
    * would miss the write. `source` is slot 0 (for messages only).
    */
-  | { readonly kind: 'unaliased_written'; readonly source: Source; readonly written: readonly Tensor[] };
+  | { readonly kind: 'unaliased_written'; readonly source: Source; readonly written: readonly Tensor[] }
+  /**
+   * The global grad mode (paddle.is_grad_enabled()) at the node's entry is `expect`. Graphs
+   * would serve both modes, but Paddle guards it (a switch re-translates) and its translate
+   * counts are part of its API. `source` is slot 0 (for messages only).
+   */
+  | { readonly kind: 'grad_mode'; readonly source: Source; readonly expect: boolean }
+  /**
+   * `bool(t <sym> scalar)` of the one-element entry tensor at `source` is `expect`: a value
+   * guard, for the few places Python compares a tensor by value where the translator must
+   * know the answer (sequence membership: list.remove / index / count, `in`).
+   */
+  | { readonly kind: 'tensor_truth'; readonly source: Source; readonly sym: string; readonly scalar: TypedScalar; readonly expect: boolean };
 
 /**
  * Symbols made symbolic automatically (sot/dynamic_dims.ts) bind only sizes >= 2: sizes 0 and 1
@@ -54,6 +68,8 @@ export const identityGuard = (source: Source, expect: number | object, typeName:
 export const typeGuard = (source: Source, expect: number | object, typeName: string): Guard => ({ kind: 'type', source, expect, typeName });
 export const soleStorageGuard = (source: Source, fixed: readonly Tensor[]): Guard => ({ kind: 'sole_storage', source, fixed });
 export const unaliasedWrittenGuard = (source: Source, written: readonly Tensor[]): Guard => ({ kind: 'unaliased_written', source, written });
+export const gradModeGuard = (source: Source, expect: boolean): Guard => ({ kind: 'grad_mode', source, expect });
+export const tensorTruthGuard = (source: Source, sym: string, scalar: TypedScalar, expect: boolean): Guard => ({ kind: 'tensor_truth', source, sym, scalar, expect });
 export const aliasingGuard = (members: readonly (Source | { readonly id: number | object })[], groups: readonly number[]): Guard => {
   const first = members.find((m): m is Source => 'key' in m);
   if (!first) throw new Error('aliasing guard without a source');
@@ -75,6 +91,8 @@ export function describeGuard(g: Guard): string {
     case 'aliasing': return `same-object groups of ${g.members.map((m) => ('key' in m ? m.key : `<object>`)).join(', ')} are ${g.groups.join(',')}`;
     case 'sole_storage': return `${s} shares its storage with no other entry tensor and none of ${g.fixed.length} bound tensors`;
     case 'unaliased_written': return `no entry tensor shares its storage with the ${g.written.length} bound tensor(s) written in place`;
+    case 'grad_mode': return `paddle.is_grad_enabled() is ${g.expect ? 'True' : 'False'}`;
+    case 'tensor_truth': return `bool(${s} ${g.sym} ${String(g.scalar.scalar)} (${g.scalar.kind})) is ${g.expect ? 'True' : 'False'}`;
   }
 }
 
@@ -125,10 +143,12 @@ export function resolveLocal(s: Source, slots: readonly RtValue[]): RtValue | un
  * across one node's guards).
  */
 export function checkGuard(g: Guard, v: RtValue | undefined, bindings: Map<SymDim, number>): boolean {
+  if (g.kind === 'grad_mode') return isGradEnabled() === g.expect;
   if (v === undefined) return false;
   switch (g.kind) {
     case 'kind': return v.k === g.expect;
     case 'const': return sameConst(v, g.expect);
+    case 'tensor_truth': return v.k === 'tensor' && v.t.size === 1 && tensorScalarTruth(v.t, g.sym, g.scalar) === g.expect;
     case 'length': return (v.k === 'tuple' || v.k === 'list') ? v.items.length === g.expect : v.k === 'dict' ? v.keys.length === g.expect : false;
     case 'identity': return v.k === 'obj' && v.ref.id === g.expect;
     case 'type': { if (v.k !== 'obj') return false; const t = v.ref.typeId; return t !== undefined && t === g.expect; }

@@ -5,6 +5,7 @@ import type { Tensor } from '../src/tensor/tensor.js';
 import type { ObjInfo } from './variables.js';
 import type { HostRef, RtValue } from './values.js';
 import type { BreakEvent } from './graph_breaks.js';
+import type { Source } from './sources.js';
 
 export interface Host {
   readonly lang: 'python' | 'js';
@@ -32,6 +33,11 @@ export interface Host {
   takeException?(at: BreakEvent): RtValue[] | null;
   /** The current contents of a mutable container value (re-read from the real object). */
   refresh(v: RtValue): RtValue;
+  /**
+   * The value at a source the entry slots alone cannot resolve (an attribute path of a JS
+   * object, a global), or undefined. Optional: Python's sources are slot/item paths.
+   */
+  resolve?(source: Source, entry: readonly RtValue[]): RtValue | undefined;
   /** Keeps objects a trace-tree node refers to alive until unpinned. */
   pin(ref: HostRef): void;
   unpin(ref: HostRef): void;

@@ -6,6 +6,7 @@ import { resolveAttrs, runOpDef, type TensorLike } from '../src/ops/dispatch.js'
 import type { AttrValue, OpDef } from '../src/ops/types.js';
 import { type DType, isFloating, promoteTypes, promoteWithScalar } from '../src/tensor/dtype.js';
 import { scalarTensor } from '../src/ops/scalar.js';
+import { scope, type Tensor } from '../src/tensor/tensor.js';
 
 /** A scalar with the kind its language gave it (Python: 2, 2.0 and True differ). */
 export interface TypedScalar { readonly scalar: number | boolean; readonly kind: 'int' | 'float' | 'bool' }
@@ -76,3 +77,13 @@ export function callWithTypedArgs(def: OpDef, inputs: readonly (TensorLike | Typ
 
 /** True when a tensor dtype needs a cast to float32 before true division. */
 export const needsFloatForDiv = (d: DType): boolean => !isFloating(d);
+
+/**
+ * Python's truth of `t <sym> s` for a real one-element tensor and a typed scalar, computed with
+ * the op the operator runs (so dtype promotion is eager's). For value guards (sot/guards.ts).
+ */
+export function tensorScalarTruth(t: Tensor, sym: string, s: TypedScalar): boolean {
+  const def = binaryOpDef(sym);
+  if (!def) throw new Error(`tensorScalarTruth: no op for ${sym}`);
+  return scope(() => (callWithTypedArgs(def, [t, s], {})[0] as Tensor).item() === true);
+}

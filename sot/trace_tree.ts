@@ -100,7 +100,8 @@ export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: read
   const rec = (x: Template) => evalTemplate(x, entry, gouts, results, host, memo);
   switch (t.k) {
     case 'local': {
-      const v = resolveLocal(t.source, entry);
+      // A source the slots alone cannot resolve (a JS attribute path) is read through the host.
+      const v = resolveLocal(t.source, entry) ?? host?.resolve?.(t.source, entry);
       if (v === undefined) throw new Error(`trace tree: ${t.source.key} is not in the entry`);
       return v;
     }
@@ -151,7 +152,7 @@ export function walk(
   for (;;) {
     node.hits++;
     const n = node;
-    const gouts = n.graph ? (n.graphMode ? n.graphMode(() => runGraph(n, entry)) : runGraph(n, entry)) : [];
+    const gouts = n.graph ? (n.graphMode ? n.graphMode(() => runGraph(n, entry, host)) : runGraph(n, entry, host)) : [];
     if (node.graph) { stats.graphsRun++; stats.graphOpsRun += node.graph.opCount; }
     const memo: BuildMemo = new Map();
     for (const e of node.effects) {
@@ -199,9 +200,10 @@ function substituteTensors(v: RtValue, replaced: ReadonlyMap<Tensor, Tensor>): R
   }
 }
 
-function runGraph(node: TreeNode, entry: readonly RtValue[]): Tensor[] {
+function runGraph(node: TreeNode, entry: readonly RtValue[], host: Host): Tensor[] {
   const inputs = node.graphInputs.map((t) => {
-    const v = evalTemplate(t, entry, [], []);
+    // Only a 'local' input the slots cannot resolve goes to the host (Host.resolve: JS attribute paths).
+    const v = (t.k === 'local' && host.resolve ? resolveLocal(t.source, entry) ?? host.resolve(t.source, entry) : undefined) ?? evalTemplate(t, entry, [], []);
     if (v.k !== 'tensor') throw new Error(`trace tree: graph input is a ${v.k}, expected a tensor`);
     return v.t;
   });

@@ -52,6 +52,10 @@ export interface NativeAddon {
   programFree(id: number): boolean;
   programInfo(id: number): NativeProgramInfo;
   programStats(): NativeProgramStats;
+  /** on = true starts timing each instruction (clearing earlier totals), false stops; returns [runs, ns of instruction 0, 1, ...]. */
+  programProfile(id: number, on: boolean): Float64Array;
+  /** Derived forms of constant inputs (packed GEMM weights) built so far in the process. */
+  constCacheStats(): { built: number };
   [extra: string]: unknown;
 }
 

@@ -15,7 +15,7 @@ from . import _bridge  # noqa: F401  (binds the runtime's functions first)
 from .dtype import (DType as dtype, float32, float64, float16, bfloat16, int8, uint8, int32, int64, bool_ as bool,  # noqa: F401
                     get_default_dtype, set_default_dtype)
 from .tensor import Tensor  # noqa: F401
-from .creation import to_tensor, is_tensor, zeros, ones, full, zeros_like, ones_like, full_like  # noqa: F401
+from .creation import to_tensor, is_tensor, zeros, ones, full, zeros_like, ones_like, full_like, empty, empty_like  # noqa: F401
 from .framework import (CPUPlace, CUDAPlace, Place, ParamAttr, set_device, get_device, seed, in_dynamic_mode,  # noqa: F401
                         is_compiled_with_cuda, is_compiled_with_rocm, is_compiled_with_xpu, device_count,
                         no_grad, enable_grad, is_grad_enabled, set_grad_enabled)

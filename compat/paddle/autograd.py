@@ -44,6 +44,14 @@ class _GradMode:
 
     def __call__(self, fn):
         mode = self._mode
+        if mode is False:
+            # the `with` form is what the translator models (frontend/python/sot/grad_mode.ts):
+            # a decorated function called from translated code needs no graph break
+            @functools.wraps(fn)
+            def no_grad_wrapper(*a, **k):
+                with no_grad():
+                    return fn(*a, **k)
+            return no_grad_wrapper
 
         @functools.wraps(fn)
         def wrapper(*a, **k):
@@ -92,6 +100,9 @@ def _check(r):
 
 
 def tensor_backward(t, grad_tensor=None, retain_graph=False):
+    if t.stop_gradient:
+        # Paddle skips a loss that wants no gradient (nothing reaches a leaf); no error
+        return
     _check(_js.ag_backward(t._h, grad_tensor._h if grad_tensor is not None else 0, bool(retain_graph)))
 
 
@@ -288,14 +299,45 @@ def _pylayer_record(cls, ctx, ins, outs):
 _PYLAYER_APPLY = PyLayer.apply.__func__
 
 
+# PyLayers captured inside a to_static graph (frontend/python/sot/pylayer.ts): the class and the
+# attributes forward set on its ctx, per capture; the graph's backward program calls backward
+# through a host call (sot/pylayer_graph.ts) with the saved tensors and the output gradients.
+_captured = {}
+
+
+def _pylayer_capture(cls, names, values):
+    """Registers a captured PyLayer; returns its id for the dispatcher's kind 2."""
+    cid = _next_pylayer[0]
+    _next_pylayer[0] += 1
+    _captured[cid] = (cls, tuple(names), tuple(values))
+    return cid
+
+
+def _captured_ctx(cid, saved):
+    cls, names, values = _captured[cid]
+    ctx = PyLayerContext()
+    for k, v in zip(names, values):
+        setattr(ctx, k, v)
+    if saved:
+        ctx.save_for_backward(*saved)
+    return cls, ctx
+
+
 def _pylayer_dispatch(kind, pid, payload):
-    """Called by the runtime: kind 0 runs layer pid's backward on grads 'h1,0,h3'; kind 1 drops it."""
+    """Called by the runtime: kind 0 runs layer pid's backward on grads 'h1,0,h3'; kind 1 drops it;
+    kind 2 runs captured layer pid's backward on 'n_saved;saved handles...,grad handles...'."""
     if kind == 1:
         _pylayers.pop(pid, None)
         return ''
-    cls, ctx = _pylayers[pid]
     try:
-        grads = [None if h == '0' else _wrap(int(h)) for h in payload.split(',')] if payload else []
+        if kind == 2:
+            n, hs = payload.split(';')
+            ts = [_wrap(int(h)) for h in hs.split(',')] if hs else []
+            cls, ctx = _captured_ctx(pid, ts[:int(n)])
+            grads = ts[int(n):]
+        else:
+            cls, ctx = _pylayers[pid]
+            grads = [None if h == '0' else _wrap(int(h)) for h in payload.split(',')] if payload else []
         r = cls.backward(ctx, *grads)
         rs = list(r) if isinstance(r, (tuple, list)) else [r]
         out = []

@@ -182,6 +182,16 @@ def full(shape, fill_value, dtype=None, name=None):
     return _fill(_shape_list(shape), fill_value, dtype_of(dtype).name)
 
 
+def empty(shape, dtype=None, name=None):
+    """A tensor whose contents are unspecified (Paddle leaves them uninitialized); Skiff's are
+    zeros, so code that reads them before writing stays deterministic."""
+    return zeros(shape, dtype)
+
+
+def empty_like(x, dtype=None, name=None):
+    return zeros(x.shape, dtype or x.dtype)
+
+
 def zeros_like(x, dtype=None, name=None):
     return zeros(x.shape, dtype or x.dtype)
 

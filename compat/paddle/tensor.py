@@ -4,6 +4,8 @@ Metadata (shape, dtype, stop_gradient) is fetched on first use and cached. Opera
 bridge directly with handles and scalars (one crossing per op); their ops come from the
 registry's table, so `x + y` runs the same `add` as `paddle.add` and the TypeScript API.
 """
+import sys as _sys
+
 from . import _bridge
 from . import _table
 from .dtype import DTYPES, DType, dtype_of
@@ -411,6 +413,17 @@ def _binary_ids(names):
     return t_op, s_op, s_attr
 
 
+def _numpy_scalar(y):
+    """The Python bool/int/float a numpy scalar holds, or None for anything else. numpy is only
+    looked up when already imported: without it there are no numpy scalars."""
+    np = _sys.modules.get('numpy')
+    g = getattr(np, 'generic', None)
+    if g is None or not isinstance(y, g):
+        return None
+    v = y.item()
+    return v if type(v) in (bool, int, float) else None
+
+
 def _make_binary(dunder, names, reflected, true_div=False):
     t_op, s_op, s_attr = _binary_ids(names)
     s_code = s_op * 8 + (REVERSED if reflected else 0)   # bins packs op id and operand kind
@@ -431,7 +444,13 @@ def _make_binary(dunder, names, reflected, true_div=False):
             elif t is bool:
                 kind = BOOL
             else:
-                return NotImplemented
+                # a numpy scalar (np.int64(2), np.float32(1.5), np.True_) is the Python number it
+                # holds, as Paddle treats it; anything else is left to the other operand
+                y = _numpy_scalar(y)
+                if y is None:
+                    return NotImplemented
+                t = type(y)
+                kind = BOOL if t is bool else INT if t is int else FLOAT
             if s_op < 0:
                 return NotImplemented
             if s_attr:

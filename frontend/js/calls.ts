@@ -11,12 +11,14 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import { SymTensor } from '../../sot/function_graph.js';
 import { GraphBreak } from '../../sot/graph_breaks.js';
 import { TensorVar, type Variable } from '../../sot/variables.js';
-import { layerSnapshot } from './guards.js';
+import { isPlainObject, layerSnapshot } from './guards.js';
 import { chain, expr, Frame, isNullish, memberKey, primitive, runFunction, scopeOf, SHORT } from './interp.js';
 import { getMember, iterate, iterateVar, strictEqual, truthy, wrapHost } from './ops.js';
 import { parseFunction } from './parse.js';
 import { isBuiltinClass, isLibraryFunction, inplaceBase, isPureBuiltin } from './library.js';
-import { MAX_INLINE_DEPTH } from './translation.js';
+import { MAX_INLINE_DEPTH, type Translation } from './translation.js';
+import { capturing } from './control_flow.js';
+import { SplitSignal } from './split.js';
 import { isPrimitive, JsArray, JsClosure, JsMap, JsObject, JsValue, js, materialize, Scope, UNDEFINED, wrap } from './vars.js';
 
 export function callExpression(frame: Frame, n: E.CallExpression, scope: Scope, inChain: boolean): Variable | typeof SHORT {
@@ -104,8 +106,16 @@ export function callMethod(frame: Frame, recv: Variable, name: string, args: Var
     if (v === null || v === undefined) throw new GraphBreak('SOT007', `calling ${name} of ${String(v)} (TypeError eagerly)`);
     if (v instanceof Tensor) return tensorMethod(frame, new TensorVar(frame.tr.graph.bind(v)), name, args);
     if (isPrimitive(v)) return primitiveMethod(v, name, args);
-    // Any console method (also a spied or replaced one): printing happens eagerly.
-    if (v === globalThis.console) throw new GraphBreak('SOT004', `console.${name}()`);
+    // Any console method (also a spied or replaced one): printed by the leaf, in order with the
+    // other side effects (whichever function console[name] is then), so it does not break the
+    // graph (full_graph allows it). Not inside code conditioned on a tensor: whether it prints
+    // would depend on the branch taken.
+    if (v === globalThis.console) {
+      if (capturing()) throw new GraphBreak('SOT004', `console.${name}()`);
+      if (typeof (console as unknown as Record<string, unknown>)[name] !== 'function') throw new GraphBreak('SOT007', `console.${name} is not a function (TypeError eagerly)`);
+      frame.tr.consoleCall(name, args);
+      return UNDEFINED;
+    }
     if (v instanceof Layer) {
       if (name === 'call' || name === 'forward') return layerCall(frame, recv, name, args);
       const owner = ownerOf(v, name);
@@ -138,6 +148,9 @@ export function callValue(frame: Frame, f: Variable, thisVar: Variable, args: Va
   if (fn === Object.keys && args[0] instanceof JsObject) return new JsArray([...args[0].props.keys()].map((k) => js(k)));
   if (fn === Object.values && args[0] instanceof JsObject) return new JsArray([...args[0].props.values()]);
   if (fn === Object.entries && args[0] instanceof JsObject) return new JsArray([...args[0].props].map(([k, v]) => new JsArray([js(k), v])));
+  if ((fn === Object.keys || fn === Object.values || fn === Object.entries) && args[0] instanceof JsValue && isPlainObject(args[0].value)) {
+    return outsideKeys(tr, args[0], fn === Object.keys ? 'keys' : fn === Object.values ? 'values' : 'entries');
+  }
   if (fn === Array.from && args.length === 1 && !(args[0] instanceof TensorVar)) return new JsArray(iterate(args[0]));
   if (isPureBuiltin(fn)) return pureCall(fn, thisVar, args);
   if (isLibraryFunction(fn)) {
@@ -153,6 +166,22 @@ export function callValue(frame: Frame, f: Variable, thisVar: Variable, args: Va
   const home = ownerClass && typeof ownerClass === 'function' ? (ownerClass as { prototype: object }).prototype : null;
   const fr = new Frame(tr, parsed, thisVar, sc.source, sc.record, fn.name || 'anonymous', home);
   return inline(fr, parsed.node, null, args);
+}
+
+/**
+ * Object.keys/values/entries of a plain object from outside: its key list is guarded (a new or
+ * removed key re-translates), its values are read (and guarded) as member reads are. Keys the
+ * translated code added are not modelled (JS orders integer-like keys first): a break.
+ */
+function outsideKeys(tr: Translation, o: JsValue, what: 'keys' | 'values' | 'entries'): Variable {
+  const obj = o.value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  const written = tr.overlay.get(obj);
+  if (written && [...written.keys()].some((k) => !keys.includes(k))) throw new GraphBreak('SOT005', `${what} of an object the function added properties to`);
+  tr.guards.add({ kind: 'keys', source: o.source ?? tr.pin(obj), expect: keys });
+  if (what === 'keys') return new JsArray(keys.map((k) => js(k)));
+  const values = keys.map((k) => getMember(tr, o, k));
+  return new JsArray(what === 'values' ? values : keys.map((k, i) => new JsArray([js(k), values[i]])));
 }
 
 function inline(fr: Frame, node: Parameters<typeof runFunction>[1], closureScope: Scope | null, args: Variable[]): Variable {
@@ -206,7 +235,16 @@ const TO_VALUE = new Set(['item', 'tolist', 'dataSync', 'rawData']);
 const COMPOSITE_METHODS = new Set(['get', 'norm', 'repeat_interleave']);
 
 function tensorMethod(frame: Frame, t: TensorVar, name: string, args: Variable[]): Variable {
-  if (TO_VALUE.has(name)) throw new GraphBreak('SOT002', `.${name}()`);
+  if (TO_VALUE.has(name)) {
+    // A pure read of the value splits the graph (split.ts): not inside code conditioned on a
+    // tensor (a captured side cannot end a segment), and `.item()` only where it cannot raise.
+    const method = name === 'item' || name === 'tolist' ? name : null;
+    const one = t.sym.shape.every((d) => typeof d === 'number') && t.sym.shape.reduce((p: number, d) => p * (d as number), 1) === 1;
+    if (method && frame.tr.splitting && args.length === 0 && !capturing() && (method === 'tolist' || one) && !t.sym.dtype.startsWith('complex')) {
+      return frame.tr.splitAt(() => new SplitSignal(method, t.sym));
+    }
+    throw new GraphBreak('SOT002', `.${name}()`);
+  }
   if (name === 'numpy') throw new GraphBreak('SOT003', '.numpy()');
   if (name === 'detach') return new TensorVar(frame.tr.graph.detach(t.sym));
   const proto = SymTensor.prototype as unknown as Record<string, unknown>;

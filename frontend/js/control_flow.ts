@@ -87,6 +87,8 @@ export function captureEnabled(frame: Frame): boolean {
 
 /** One map per side being simulated (innermost last): a binding's value before its first write. */
 const logs: Map<Binding, Variable | null>[] = [];
+/** Inside a side (or a right operand) of code conditioned on a tensor: a break here cannot split the graph. */
+export const capturing = (): boolean => logs.length > 0;
 
 /** Called by the interpreter before it assigns to an existing binding. */
 export function noteBindingWrite(b: Binding): void {
@@ -329,9 +331,27 @@ function condValue(frame: Frame, n: E.Expression, scope: Scope): Variable | SymT
  * tensor's value, the bool scalar to branch on.
  */
 export function branchTest(frame: Frame, n: E.Expression, scope: Scope): boolean | SymTensor {
-  if (!captureEnabled(frame)) return truthy(expr(frame, n, scope));
-  const v = condValue(frame, n, scope);
-  return isCond(v) ? v : truthy(v);
+  // A test whose capture refused in an earlier attempt of this translation runs concretely
+  // (its `.item()` splits the graph instead: static_function.ts retries).
+  if (!captureEnabled(frame) || frame.tr.noCapture.has(n)) return truthy(expr(frame, n, scope));
+  return atTest(n, () => {
+    const v = condValue(frame, n, scope);
+    return isCond(v) ? v : truthy(v);
+  });
+}
+
+/** The test expression whose capture refused, by refusal (the innermost test wins). */
+export const refusedTest = new WeakMap<GraphBreak, E.Node>();
+const REFUSALS = new Set(['SOT013', 'SOT014', 'SOT015', 'SOT016']);
+
+/** Runs the capture of one test's construct, tagging a refusal with the test. */
+export function atTest<R>(test: E.Node, run: () => R): R {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof GraphBreak && REFUSALS.has(e.code) && !refusedTest.has(e)) refusedTest.set(e, test);
+    throw e;
+  }
 }
 
 // ---- if, ternary ----------------------------------------------------------------------------

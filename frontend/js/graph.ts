@@ -6,6 +6,7 @@
 // buffers, becomes a write-back after the graph (functionalized).
 import { runOpDef, setStaticRecorder, type TensorLike } from '../../src/ops/dispatch.js';
 import { surface } from '../../src/ops/index.js';
+import { getOp } from '../../src/ops/registry.js';
 import type { Attrs, OpDef, TensorMeta } from '../../src/ops/types.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { FunctionGraph, SymTensor } from '../../sot/function_graph.js';
@@ -59,10 +60,22 @@ export class JsGraph extends FunctionGraph {
       if (x instanceof Tensor) return this.bind(x);
       throw new GraphBreak('SOT007', `${def.name}: an input is neither a tensor nor a graph value`);
     });
+    const updates = def.name === 'batch_norm' && attrs.training === true && attrs.use_global_stats !== true;
+    if (updates) {
+      // As batch_norm_api does eagerly: the op reads copies of the running statistics. Run op by
+      // op, the tape saves inputs 1 and 2, and the write-back after the graph would bump the
+      // buffers' versions and make backward refuse them.
+      for (const k of [1, 2]) {
+        const m = mapped[k];
+        if (inputs[k] instanceof Tensor && m instanceof SymTensor) {
+          mapped[k] = (super.record(getOp('scale'), [m], { scale: 1, bias: 0, bias_after_scale: true }, [{ dtype: m.dtype, shape: m.shape }]) as SymTensor[])[0];
+        }
+      }
+    }
     const results = super.record(def, mapped, attrs, outs) as SymTensor[];
     // batch_norm_api updates the running statistics of eager inputs in place; with a symbolic
     // input it cannot, so the update is recorded here and replayed after the graph.
-    if (def.name === 'batch_norm' && attrs.training === true && attrs.use_global_stats !== true) {
+    if (updates) {
       const rm = inputs[1], rv = inputs[2];
       if (rm instanceof Tensor && rv instanceof Tensor) this.writes.push({ target: rm, value: results[1] }, { target: rv, value: results[2] });
     }

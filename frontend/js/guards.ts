@@ -22,7 +22,9 @@ export type JsGuard =
   | Guard
   | { readonly kind: 'layer_state'; readonly source: Source; readonly expect: readonly unknown[] }
   /** A plain object (options bags): guarded by shape through the reads of its keys, not by identity. */
-  | { readonly kind: 'plain'; readonly source: Source };
+  | { readonly kind: 'plain'; readonly source: Source }
+  /** The own enumerable keys of a plain object, in order (Object.keys/values/entries of an outside object). */
+  | { readonly kind: 'keys'; readonly source: Source; readonly expect: readonly string[] };
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
 
@@ -93,6 +95,11 @@ export function checkJs(g: JsGuard, v: unknown, bindings: Map<SymDim, number>): 
     case 'kind': return g.expect === 'list' ? Array.isArray(v) : false;
     case 'layer_state': return v !== null && typeof v === 'object' && sameSnapshot(v, g.expect);
     case 'plain': return isPlainObject(v);
+    case 'keys': {
+      if (!isPlainObject(v)) return false;
+      const k = Object.keys(v);
+      return k.length === g.expect.length && k.every((x, i) => x === g.expect[i]);
+    }
     default: return false;
   }
 }
@@ -100,6 +107,7 @@ export function checkJs(g: JsGuard, v: unknown, bindings: Map<SymDim, number>): 
 export function describeJsGuard(g: JsGuard): string {
   if (g.kind === 'layer_state') return `state of ${g.source.key} (training, attributes, parameters) unchanged`;
   if (g.kind === 'plain') return `${g.source.key} is a plain object`;
+  if (g.kind === 'keys') return `keys of ${g.source.key} are ${JSON.stringify(g.expect)}`;
   return describeGuard(g);
 }
 

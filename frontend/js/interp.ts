@@ -15,7 +15,7 @@ import { hoist, type FnNode, type ParsedFunction } from './parse.js';
 import { MAX_LOOP_ITERATIONS, type FrameInfo, type Translation } from './translation.js';
 import { JsArray, JsClosure, JsMap, JsObject, JsValue, Scope, UNDEFINED, js } from './vars.js';
 import { layerSnapshot, scopeRecord } from './guards.js';
-import { branchTest, captureIf, captureLoop, captureTernary, noteBindingWrite } from './control_flow.js';
+import { atTest, branchTest, captureIf, captureLoop, captureTernary, noteBindingWrite } from './control_flow.js';
 
 /** The simulated frame of each stack entry (control_flow.ts asks whether a caller captures). */
 export const frameOfInfo = new WeakMap<FrameInfo, Frame>();
@@ -108,7 +108,7 @@ export function exec(frame: Frame, s: E.Statement | E.ModuleDeclaration, scope: 
     case 'ReturnStatement': return { t: 'return', v: s.argument ? expr(frame, s.argument, scope) : UNDEFINED };
     case 'IfStatement': {
       const t = branchTest(frame, s.test, scope);
-      if (typeof t !== 'boolean') return captureIf(frame, s, scope, t);   // a tensor's value: an if node
+      if (typeof t !== 'boolean') return atTest(s.test, () => captureIf(frame, s, scope, t));   // a tensor's value: an if node
       if (t) return exec(frame, s.consequent, new Scope(scope));
       return s.alternate ? exec(frame, s.alternate, new Scope(scope)) : null;
     }
@@ -126,7 +126,7 @@ export function exec(frame: Frame, s: E.Statement | E.ModuleDeclaration, scope: 
         if (n > MAX_LOOP_ITERATIONS) throw new GraphBreak('SOT007', `a loop ran more than ${MAX_LOOP_ITERATIONS} iterations while translating`);
         if (!first) {
           const t = branchTest(frame, s.test, scope);
-          if (typeof t !== 'boolean') return captureLoop(frame, scope, t, () => exec(frame, s.body, new Scope(scope)), () => branchTest(frame, s.test, scope));
+          if (typeof t !== 'boolean') return atTest(s.test, () => captureLoop(frame, scope, t, () => exec(frame, s.body, new Scope(scope)), () => branchTest(frame, s.test, scope)));
           if (!t) return null;
         }
         first = false;
@@ -177,7 +177,7 @@ function forLoop(frame: Frame, s: E.ForStatement, outer: Scope, label: string | 
     const t = s.test ? branchTest(frame, s.test, scope) : true;
     if (typeof t !== 'boolean') {
       const sc = scope;
-      return captureLoop(frame, sc, t, () => exec(frame, s.body, new Scope(sc)) ?? (s.update ? (expr(frame, s.update, sc), null) : null), () => branchTest(frame, s.test!, sc));
+      return atTest(s.test!, () => captureLoop(frame, sc, t, () => exec(frame, s.body, new Scope(sc)) ?? (s.update ? (expr(frame, s.update, sc), null) : null), () => branchTest(frame, s.test!, sc)));
     }
     if (!t) return null;
     const c = exec(frame, s.body, new Scope(scope));
@@ -399,7 +399,7 @@ export function expr(frame: Frame, n: E.Expression | E.SpreadElement | E.Private
     }
     case 'ConditionalExpression': {
       const t = branchTest(frame, n.test, scope);
-      if (typeof t !== 'boolean') return captureTernary(frame, n, scope, t);
+      if (typeof t !== 'boolean') return atTest(n.test, () => captureTernary(frame, n, scope, t));
       return t ? expr(frame, n.consequent, scope) : expr(frame, n.alternate, scope);
     }
     case 'AssignmentExpression': return assignment(frame, n, scope);

@@ -52,13 +52,17 @@ export function staticFunctionDoc(sf: StaticFunction, title = sf.name): VizDoc {
     if (k === 0) return sf.layer ? 'self' : 'this';
     return k >= 3 ? (names[k - 3] ?? `arg${k - 3}`) : all;
   });
-  const n = sf.entries.length;
-  const segments: VizSegment[] = sf.entries.map((e, i) => {
+  const entries = sf.entries;
+  const n = entries.length;
+  const idOf = new Map(entries.map((e, i) => [e.node, `s${i}`]));
+  const segments: VizSegment[] = entries.map((e, i) => {
     const entry = n > 1 ? ` ${i + 1} of ${n}` : '';
     const ev = e.event;
+    // A split node links to the children that continue after its step (the trace tree).
+    const next = [...e.node.children, ...e.node.excChildren].map((c) => idOf.get(c)).filter((x): x is string => x !== undefined);
     return {
-      id: `s${i}`, depth: 0, hits: 0, next: [],
-      title: e.graph ? `graph s${i} (entry${entry}, ${e.graph.opCount} ops)` : `eager entry${entry} (${ev?.code ?? 'break'})`,
+      id: `s${i}`, depth: e.depth, hits: e.node.hits, next,
+      title: e.graph ? `graph s${i} (${e.exit === 'split' ? 'split' : 'segment'}${entry}, ${e.graph.opCount} ops)` : `${e.exit === 'eager' ? 'eager' : 'empty'} segment${entry} (${ev?.code ?? 'no ops'})`,
       graph: e.graph ? graphToViz(e.graph, (k, key) => {
         const src = e.graph!.inputs[k].source;
         if (src.k === 'const') { const t = e.bound[src.i]; return (t && paramName.get(t)) ?? `param ${key}`; }
@@ -67,7 +71,7 @@ export function staticFunctionDoc(sf: StaticFunction, title = sf.name): VizDoc {
       breakAfter: ev ? { code: ev.code, meaning: BREAKS.get(ev.code)?.meaning ?? '', file: ev.file, line: ev.line, source: ev.sourceLine ?? '', detail: ev.detail } : null,
     };
   });
-  const eager = sf.entries.length && sf.entries.every((e) => !e.graph) ? 'every call runs eagerly (see the breaks)' : '';
+  const eager = n && entries.every((e) => e.exit === 'eager') ? 'every call runs eagerly (see the breaks)' : '';
   return { title, functions: [{ name: sf.name, eager, segments }] };
 }
 

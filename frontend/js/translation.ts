@@ -7,13 +7,13 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import { SymDim, type Dim } from '../../src/tensor/shape.js';
 import { GraphBreak, type BreakEvent } from '../../sot/graph_breaks.js';
 import { constGuard, identityGuard, kindGuard, lengthGuard, tensorGuard } from '../../sot/guards.js';
-import { globalSource, itemSource, type Source } from '../../sot/sources.js';
+import { globalSource, itemSource, slotSource, type Source } from '../../sot/sources.js';
 import { rtInt } from '../../sot/values.js';
 import { TensorVar, type Variable } from '../../sot/variables.js';
 import { JsGraph } from './graph.js';
 import { isPlainObject, JsGuardSet, toRt, UNDEFINED_ID } from './guards.js';
 import { lineOf, type ParsedFunction } from './parse.js';
-import { JsArray, JsValue } from './vars.js';
+import { JsArray, JsMap, JsObject, JsValue } from './vars.js';
 
 export interface SpecDims { readonly [slotKey: string]: readonly (number | null)[] }
 
@@ -30,8 +30,9 @@ export const MAX_INLINE_DEPTH = 64;
 export class Translation {
   readonly graph = new JsGraph();
   readonly guards = new JsGuardSet();
-  readonly pins: unknown[] = [];
-  private pinIds = new Map<unknown, Source>();
+  /** Objects reached without a path; shared by all translations of one function (sources stay valid across the tree). */
+  readonly pins: unknown[];
+  private pinIds: Map<unknown, Source>;
   readonly stack: FrameInfo[] = [];
   /** Where the first break happened (filled when a GraphBreak leaves an inlined frame). */
   breakFrames: FrameInfo[] | null = null;
@@ -41,7 +42,23 @@ export class Translation {
    * Side effects on outside objects, in program order: property writes (replayed after the graph
    * with the values the translation computed) and outside arrays whose contents changed.
    */
-  readonly effects: ({ readonly k: 'set'; readonly target: Source; readonly key: string; readonly value: Variable } | { readonly k: 'array'; readonly target: Source; readonly array: JsArray })[] = [];
+  readonly effects: ({ readonly k: 'set'; readonly target: Source; readonly key: string; readonly value: Variable } | { readonly k: 'array'; readonly target: Source; readonly array: JsArray }
+    | { readonly k: 'log'; readonly method: string; readonly args: readonly Variable[] })[] = [];
+
+  /**
+   * `console.<method>(...args)`: printed by the leaf in order with the other side effects (so it
+   * neither breaks nor splits the graph). Arrays, objects and Maps made or changed by the code are
+   * copied now: the print shows them as they are at the call.
+   */
+  consoleCall(method: string, args: readonly Variable[]): void {
+    const snap = (v: Variable): Variable => {
+      if (v instanceof JsArray) return new JsArray(v.items.map(snap));
+      if (v instanceof JsObject) return new JsObject(new Map([...v.props].map(([k, x]) => [k, snap(x)])));
+      if (v instanceof JsMap) return new JsMap(new Map([...v.entries].map(([k, x]) => [k, snap(x)])));
+      return v;
+    };
+    this.effects.push({ k: 'log', method, args: args.map(snap) });
+  }
   /** Property values written by the translated code, seen by its later reads. */
   readonly overlay = new Map<object, Map<string, Variable>>();
 
@@ -64,7 +81,46 @@ export class Translation {
     readonly scopeOption: Readonly<Record<string, unknown>>,
     /** Symbolic dims from input_spec, by entry source key: null entries are symbolic. */
     readonly specDims: SpecDims = {},
-  ) {}
+    shared: { readonly pins: unknown[]; readonly pinIds: Map<unknown, Source> } = { pins: [], pinIds: new Map() },
+  ) {
+    this.pins = shared.pins;
+    this.pinIds = shared.pinIds;
+  }
+
+  // ---- graph splitting (frontend/js/split.ts) ----
+  /** Whether a pure value read (`.item()`, `.tolist()`) may split the graph (not under full_graph). */
+  splitting = false;
+  /** Results of the steps already taken on this path, by break index (a replay). */
+  known: readonly unknown[] = [];
+  /** Number of root entry slots (step results follow them). */
+  rootSlots = 0;
+  /** Graph counts the replay must reach at its last known step (null: nothing to check). */
+  expect: { readonly values: number; readonly nodes: number } | null = null;
+  /** Where the segment being translated starts: after the last known step. */
+  segNodes = 0;
+  segGuards = 0;
+  private splits = 0;
+  /** Test expressions of capturing code to evaluate concretely (their capture refused in an earlier attempt). */
+  noCapture: ReadonlySet<unknown> = new Set();
+  /** Splittable breaks reached so far (known ones included). */
+  get splitCount(): number { return this.splits; }
+
+  /**
+   * A splittable break: a known step gives its recorded result (guarded at its entry slot);
+   * the first unknown one ends the translation with a SplitSignal.
+   */
+  splitAt(signal: () => Error): Variable {
+    const k = this.splits++;
+    if (k >= this.known.length) throw signal();
+    if (k === this.known.length - 1) {
+      if (this.expect && (this.graph.values.length !== this.expect.values || this.graph.nodes.length !== this.expect.nodes)) {
+        throw new Error(`replay diverged at step ${k}: ${this.graph.values.length} values, ${this.graph.nodes.length} ops (expected ${this.expect.values}, ${this.expect.nodes})`);
+      }
+      this.segNodes = this.graph.nodes.length;
+      this.segGuards = this.guards.list.length;
+    }
+    return this.track(this.known[k], slotSource(this.rootSlots + k));
+  }
 
   /** A source for an object reached without a path (fixed for this translation). */
   pin(obj: unknown): Source {

@@ -3,6 +3,7 @@
 // 'h1,h2' strings with 0 for None. Python hooks run through one dispatcher function Python
 // registers at import (the only PyProxy kept, for the life of the process).
 import { grad as paddleGrad, isGradEnabled, recordPyLayer, setGradEnabled } from '../../src/autograd/index.js';
+import { runOp } from '../../src/ops/dispatch.js';
 import { Tensor, untracked } from '../../src/tensor/tensor.js';
 import type { HandleTable } from './handles.js';
 
@@ -15,6 +16,15 @@ type Dispatcher = ((id: number, h: number) => number) & { destroy?: () => void }
 type PyLayerDispatcher = ((kind: number, id: number, payload: string) => string) & { destroy?: () => void };
 
 const parseHandles = (s: string): number[] => (s === '' ? [] : s.split(',').map(Number));
+
+/**
+ * Backward of a PyLayer captured by to_static (layer `cid`, registered by the translator's
+ * SKIFF_PYLAYER_CAPTURE step): Python builds its ctx from `saved` and the attributes forward set,
+ * and calls the class's backward on `grads`; both are handed over (Python's wrappers own them:
+ * pass tensors of their own). Results are copies the caller owns (null for None). Set once
+ * Python installs its PyLayer dispatcher.
+ */
+export let capturedPyLayerBackward: ((cid: number, name: string, saved: readonly Tensor[], grads: readonly Tensor[]) => (Tensor | null)[]) | null = null;
 
 export function autogradCalls(handles: HandleTable, fail: (e: unknown) => 0): Record<string, unknown> {
   let dispatcher: Dispatcher | null = null;
@@ -84,7 +94,24 @@ export function autogradCalls(handles: HandleTable, fail: (e: unknown) => 0): Re
       } catch (e) { return fail(e); }
     },
     ag_remove_hook: (id: number): boolean => { const hk = hooks.get(id); hooks.delete(id); return hk ? hk.remove() : false; },
-    ag_set_pylayer_dispatcher: (fn: PyLayerDispatcher): number => { pyLayers?.destroy?.(); pyLayers = fn; return 1; },
+    ag_set_pylayer_dispatcher: (fn: PyLayerDispatcher): number => {
+      pyLayers?.destroy?.();
+      pyLayers = fn;
+      capturedPyLayerBackward = (cid, name, saved, grads) => {
+        // (2, cid, 'nSaved;h1,h2,...'): saved tensors then gradients, handed over to Python
+        const r = fn(2, cid, `${saved.length};${[...saved, ...grads].map((t) => handles.add(t)).join(',')}`);
+        if (r === 'E') throw new Error(`${name}: backward raised (see the Python traceback)`);
+        if (r === '-') return [];
+        const hs = parseHandles(r);
+        try {
+          // copies: the executor takes over what a host call returns
+          return hs.map((h) => (h ? untracked(() => runOp('scale', [get(h)], { scale: 1, bias: 0, bias_after_scale: true })[0] as Tensor) : null));
+        } finally {
+          for (const h of hs) if (h) handles.release(h);
+        }
+      };
+      return 1;
+    },
     /**
      * PyLayer.apply's node (src/autograd/pylayer.ts): ins/outs/nondiff as 'h1,h2'. Backward calls
      * Python layer `id` through the PyLayer dispatcher; gradients cross as views, results come

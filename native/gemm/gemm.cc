@@ -15,6 +15,8 @@
 // within a call, the whole packed B (k x n, rounded to NR) lives in one buffer that the
 // calling thread keeps between calls (grown, never freed per call).
 #include "gemm.h"
+#include "gemm_packed.h"
+#include "gemm_panel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -371,6 +373,15 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t r
   }
 }
 
+// B packed ahead of time (gemm_packed.h): the whole k x n in the layout gemm_packed builds per
+// call (KC blocks, each np panels of kc x NR), with every panel flag already "ready", so
+// run_thread skips its packing step and only reads.
+struct PackedBData {
+  int64_t k = 0, n = 0, rsb = 0, csb = 0, np = 0;
+  AlignedBuf buf;
+  std::unique_ptr<std::atomic<uint8_t>[]> flags;
+};
+
 // ---------------------------------------------------------------------------------------
 // Direct paths for small and vector-shaped problems (no packing, no thread wake-ups).
 // ---------------------------------------------------------------------------------------
@@ -536,5 +547,100 @@ void gemm(int64_t m, int64_t n, int64_t k, double alpha, const double* A, int64_
   gemm_any<double>(m, n, k, alpha, A, rsa, csa, B, rsb, csb, beta, C, ldc, max_threads);
 }
 const char* gemm_kernel_info() { return kInfo; }
+
+struct PackedB : PackedBData {};
+
+std::shared_ptr<PackedB> gemm_pack_b(int64_t k, int64_t n, const float* B, int64_t rsb, int64_t csb) {
+  constexpr int NR = Cfg<float>::NR, KC = Cfg<float>::KC;
+  auto pb = std::make_shared<PackedB>();
+  pb->k = k; pb->n = n; pb->rsb = rsb; pb->csb = csb;
+  pb->np = (n + NR - 1) / NR;
+  const int64_t nkb = (k + KC - 1) / KC;
+  float* dst = static_cast<float*>(pb->buf.get(sizeof(float) * (size_t)std::max<int64_t>(1, k) * (size_t)pb->np * NR));
+  if (!dst) throw std::bad_alloc();
+  pb->flags.reset(new std::atomic<uint8_t>[(size_t)std::max<int64_t>(1, nkb * pb->np)]);
+  for (int64_t i = 0; i < nkb * pb->np; i++) pb->flags[(size_t)i].store(kReady, std::memory_order_relaxed);
+  const int64_t np = pb->np;
+  // One task per (k block, panel); packing a big weight once is worth both threads.
+  parallel_for(nkb * np, 64, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; t++) {
+      const int64_t pcb = t / np, jp = t % np, pc = pcb * KC, kc = std::min<int64_t>(KC, k - pc);
+      pack_b<float, NR>(B + pc * rsb + jp * NR * csb, rsb, csb, kc, std::min<int64_t>(NR, n - jp * NR), dst + pc * np * NR + jp * kc * NR);
+    }
+  });
+  return pb;
+}
+
+bool packed_b_matches(const PackedB& pb, int64_t k, int64_t n, int64_t rsb, int64_t csb) {
+  return pb.k == k && pb.n == n && pb.rsb == rsb && pb.csb == csb;
+}
+
+void gemm_prepacked(int64_t m, int64_t n, int64_t k, float alpha, const float* A, int64_t rsa, int64_t csa, const float* B,
+                    int64_t rsb, int64_t csb, const PackedB& pb, float beta, float* C, int64_t ldc, int max_threads) {
+  // Everything gemm_any would not send to the packed path reads B itself.
+  const double work = (double)m * (double)n * (double)k;
+  if (m <= 1 || n <= 1 || k <= 0 || alpha == 0.f || work < kSmallWork || !packed_b_matches(pb, k, n, rsb, csb))
+    return gemm(m, n, k, alpha, A, rsa, csa, B, rsb, csb, beta, C, ldc, max_threads);
+  int threads = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
+  threads = std::max(1, std::min<int>(threads, (int)(work / kWorkPerThread)));
+  Job<float> J;
+  J.m = m; J.n = n; J.k = k; J.alpha = alpha; J.beta = beta;
+  J.A = A; J.rsa = rsa; J.csa = csa;
+  J.B = B; J.rsb = rsb; J.csb = csb;
+  J.C = C; J.ldc = ldc;
+  J.np = pb.np;
+  // With B already packed, splitting rows only makes every thread stream all of B (the big
+  // operand when m < n: a language model head's 38 MB weight against 64 rows); splitting columns
+  // halves that and duplicates only the packing of A, which is small.
+  if (m < n && J.np >= threads) { J.tm = 1; J.tn = threads; }
+  else choose_grid<float>(m, n, threads, J.tm, J.tn);
+  J.bpack = static_cast<float*>(pb.buf.p);
+  J.flags = pb.flags.get();
+  const int nt = J.tm * J.tn;
+  if (nt == 1) {
+    run_thread(J, 0);
+  } else {
+    parallel_for(nt, 1, [&J](int64_t b, int64_t e) {
+      for (int64_t v = b; v < e; v++) {
+        try { run_thread(J, (int)v); } catch (...) { J.failed.store(true); }
+      }
+    });
+  }
+  if (J.failed.load()) throw std::bad_alloc();
+}
+
+}  // namespace skiff
+
+// ---------------------------------------------------------------------------------------
+// Pieces for callers that pack B themselves (gemm_panel.h).
+// ---------------------------------------------------------------------------------------
+namespace skiff {
+
+GemmTiles gemm_f32_tiles() { return {Cfg<float>::MR, Cfg<float>::NR, Cfg<float>::KC, Cfg<float>::MC}; }
+
+void gemm_f32_pack_a(int64_t m, int64_t kc, const float* A, int64_t rsa, int64_t csa, float* dst) {
+  pack_a<float, Cfg<float>::MR>(A, rsa, csa, m, kc, 1.f, dst);
+}
+
+void gemm_f32_pack_b(int64_t kc, int64_t nr, const float* B, int64_t rsb, int64_t csb, float* dst) {
+  pack_b<float, Cfg<float>::NR>(B, rsb, csb, kc, nr, dst);
+}
+
+void gemm_f32_panel(int64_t mc, int64_t kc, const float* ap, const float* bp, int64_t nr, float beta, float* C, int64_t ldc) {
+  constexpr int MR = Cfg<float>::MR, NR = Cfg<float>::NR;
+  using K = Micro<float, MR, NR>;
+  alignas(64) float tmp[MR * NR];
+  for (int64_t ir = 0; ir < mc; ir += MR) {
+    const int64_t mr = std::min<int64_t>(MR, mc - ir);
+    float* c = C + ir * ldc;
+    if (mr == MR && nr == NR) {
+      K::run(kc, ap + ir * kc, bp, c, ldc, beta);
+    } else {  // edge tile: as run_thread does, compute aside and write back what exists
+      K::run(kc, ap + ir * kc, bp, tmp, NR, 0.f);
+      for (int64_t i = 0; i < mr; i++)
+        for (int64_t j = 0; j < nr; j++) c[i * ldc + j] = beta != 0.f ? tmp[i * NR + j] + beta * c[i * ldc + j] : tmp[i * NR + j];
+    }
+  }
+}
 
 }  // namespace skiff

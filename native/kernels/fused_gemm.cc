@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../gemm/gemm.h"
+#include "const_gemm.h"
 #include "kernel.h"
 #include "vmath.h"
 
@@ -78,7 +79,12 @@ void run(KernelCall& c, bool tx, bool ty, int act) {
   const int64_t rsa = tx ? sc : sr, csa = tx ? sr : sc;
   const int64_t rsb = ty ? y.strides[1] : y.strides[0], csb = ty ? y.strides[0] : y.strides[1];
   T* out = o.data<T>();
-  gemm(m, n, k, T(1), x.data<T>(), rsa, csa, y.data<T>(), rsb, csb, T(0), out, n);
+  const PackedB* pb = nullptr;
+  if constexpr (std::is_same_v<T, float>) pb = constant_packed_b(1, y, 1 + ty, m, n, k, y.data<T>(), rsb, csb);
+  if constexpr (std::is_same_v<T, float>) {
+    if (pb) gemm_prepacked(m, n, k, 1.f, x.data<T>(), rsa, csa, y.data<T>(), rsb, csb, *pb, 0.f, out, n);
+  }
+  if (!pb) gemm(m, n, k, T(1), x.data<T>(), rsa, csa, y.data<T>(), rsb, csb, T(0), out, n);
   const T* bias = b.data<T>();
   switch (act) {
     case kNone: return epilogue<T, kNone>(out, bias, m, n);

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "../gemm/gemm.h"
+#include "const_gemm.h"
 #include "iter.h"
 #include "kernel.h"
 
@@ -141,8 +142,9 @@ Layout make_layout(const Plan& p, const Tensor& x, const Tensor& y) {
 // then runs single-threaded) rather than threading inside each GEMM.
 constexpr int64_t kBatchTaskWork = int64_t(1) << 21;
 
+// const_y: y is the kernel's input 1 (not a widened copy), so a constant y may be packed once.
 template <typename T>
-void run_float(const Plan& p, const Tensor& x, const Tensor& y, T* out) {
+void run_float(const Plan& p, const Tensor& x, const Tensor& y, T* out, bool const_y = false) {
   const Layout L = make_layout(p, x, y);
   const T* X = x.data<T>();
   const T* Y = y.data<T>();
@@ -154,6 +156,10 @@ void run_float(const Plan& p, const Tensor& x, const Tensor& y, T* out) {
   for (int64_t b = 1; fold && b < p.nbatch; b++)
     fold = L.yoff[(size_t)b] == L.yoff[0] && L.xoff[(size_t)b] == L.xoff[0] + b * m * L.rsa;
   if (p.nbatch == 1 || fold) {
+    if constexpr (std::is_same_v<T, float>) {
+      const PackedB* pb = const_y ? constant_packed_b(1, y, 1 + p.ty, p.nbatch * m, n, k, Y + L.yoff[0], L.rsb, L.csb) : nullptr;
+      if (pb) return gemm_prepacked(p.nbatch * m, n, k, 1.f, X + L.xoff[0], L.rsa, L.csa, Y + L.yoff[0], L.rsb, L.csb, *pb, 0.f, out, n);
+    }
     gemm(p.nbatch * m, n, k, T(1), X + L.xoff[0], L.rsa, L.csa, Y + L.yoff[0], L.rsb, L.csb, T(0), out, n);
     return;
   }
@@ -248,7 +254,7 @@ void run_matmul(KernelCall& c, bool bmm) {
   c.expect_out_dtype(0, x.dtype);
   c.expect_out_shape(0, p.out_shape);
   switch (x.dtype) {
-    case DType::F32: return run_float<float>(p, x, y, o.data<float>());
+    case DType::F32: return run_float<float>(p, x, y, o.data<float>(), !p.y_vec);
     case DType::F64: return run_float<double>(p, x, y, o.data<double>());
     case DType::F16: return run_half<f16>(p, x, y, o.data<f16>());
     case DType::BF16: return run_half<bf16>(p, x, y, o.data<bf16>());

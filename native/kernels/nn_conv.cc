@@ -10,11 +10,15 @@
 // Batches that split evenly over the threads run whole images per thread with single-threaded
 // GEMMs; otherwise images run in turn and the gather and each GEMM use the whole pool.
 // float16/bfloat16 gather into float32 cols, multiply in float32 and round on store.
+// float32 NCHW without groups takes conv_f32_implicit instead (blocks of output rows as tasks,
+// the weight packed once, cols gathered per block in L2; see there). The rest is the general path.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include "../gemm/gemm.h"
+#include "../gemm/gemm_panel.h"
+#include "const_cache.h"
 #include "kernel.h"
 #include "nn_common.h"
 
@@ -218,6 +222,207 @@ void depthwise(const Conv& a, const T* X, const nn::Strides4& xs, const A* Wt, c
   });
 }
 
+// ---------------------------------------------------------------------------------------
+// float32 NCHW, groups == 1: out[n] [Cout, P] = W [Cout, K] * cols [K, P] as a blocked GEMM
+// whose tasks are (image, block of output rows, part of the output channels). Why not im2col +
+// gemm(): that writes cols for up to 1M elements at once (4 MB: it leaves L2 and is read back
+// from memory to be packed), packs the weight again on every call, and at batch 1 splits only
+// inside each GEMM, where a 64-row weight leaves a thread waiting. Here each task gathers the
+// cols block of its rows into L2-sized scratch (or reads the input in place for 1x1, or - stride
+// 1 - reads shifted windows of a padded copy of its input rows instead of im2col's kh*kw copies),
+// packs B panels from it with the GEMM's own layout and micro-kernel (gemm_panel.h), and applies
+// bias and activation while the block is in cache. The weight is packed once per call, or once
+// per process for a constant weight of an inference program (const_cache.h). Same KC blocking,
+// k order and micro-kernel as gemm(), so the same sums in the same order.
+// ---------------------------------------------------------------------------------------
+
+// A weight packed for gemm_f32_panel: k blocks of KC rows, each ceil(Cout / MR) panels.
+struct PackedConvW {
+  int64_t cout = 0, k = 0, mp = 0;
+  std::vector<float> a;
+};
+
+void pack_conv_w(const float* W, int64_t cout, int64_t k, PackedConvW& pw) {
+  const GemmTiles t = gemm_f32_tiles();
+  pw.cout = cout; pw.k = k; pw.mp = (cout + t.mr - 1) / t.mr * t.mr;
+  pw.a.resize((size_t)(pw.mp * k));
+  float* dst = pw.a.data();
+  const int64_t nkb = (k + t.kc - 1) / t.kc;
+  parallel_for(nkb, std::max<int64_t>(1, (int64_t(1) << 16) / std::max<int64_t>(1, cout * t.kc)), [&](int64_t b, int64_t e) {
+    for (int64_t q = b; q < e; q++) {
+      const int64_t pc = q * t.kc;
+      gemm_f32_pack_a(cout, std::min<int64_t>(t.kc, k - pc), W + pc, k, 1, dst + pc * pw.mp);
+    }
+  });
+}
+
+// How a task gets its B operand (the cols matrix of its output rows).
+enum class ColsMode {
+  kInPlace,  // 1x1 / stride 1 / unpadded: the input plane is cols
+  kShifted,  // stride 1: cols rows are shifted windows of a zero-padded copy of the input rows
+  kIm2col,   // anything else: im2col into scratch
+};
+
+struct ConvPlan {
+  ColsMode mode;
+  int64_t rows;               // output rows per task
+  int64_t wp, prow;           // kShifted: padded row width, padded rows per task
+  std::vector<int64_t> koff;  // kShifted: offset of cols row k in the padded block
+};
+
+// kShifted: output position (oh, ow) of the task is column (oh - oh0) * wp + ow of a wrapped
+// grid as wide as the padded rows, so cols row k = (ci, i, j) is the padded block read from
+// koff[k] = ci * plane + i * dh * wp + j * dw on: each B panel row is one contiguous copy, and the
+// block is ~1.5x the input rows instead of im2col's kh*kw copies. The wp - OW wrapped columns per
+// row are computed and dropped (only used where that is at most 1/8 of the work).
+void pad_rows(const Conv& a, const float* xn, const nn::Strides4& xs, const ConvPlan& cp, int64_t oh0, int64_t oh1, float* xp) {
+  const int64_t nrows = (oh1 - oh0) + (a.kh - 1) * a.dh, plane = cp.prow * cp.wp;
+  const int64_t w1 = std::min(cp.wp, a.pl + a.W);
+  for (int64_t ci = 0; ci < a.C; ci++)
+    for (int64_t r = 0; r < nrows; r++) {
+      float* d = xp + ci * plane + r * cp.wp;
+      const int64_t ih = oh0 + r - a.pt;
+      if (ih < 0 || ih >= a.H) { std::memset((void*)d, 0, sizeof(float) * (size_t)cp.wp); continue; }
+      const float* xr = xn + ci * xs.c + ih * xs.h;
+      for (int64_t q = 0; q < std::min(a.pl, cp.wp); q++) d[q] = 0.f;
+      if (xs.w == 1) std::memcpy(d + a.pl, xr, sizeof(float) * (size_t)std::max<int64_t>(0, w1 - a.pl));
+      else for (int64_t q = a.pl; q < w1; q++) d[q] = xr[(q - a.pl) * xs.w];
+      for (int64_t q = std::max(a.pl, w1); q < cp.wp; q++) d[q] = 0.f;
+    }
+}
+
+// One task: image n, output rows [oh0, oh1), output channels [m0, m1). Its cols block comes
+// from this thread's scratch (sized to stay in L2) or is the input plane itself; each B panel is
+// packed from it and meets every output channel of the task while it is in L1.
+void conv_f32_block(const Conv& a, const float* xn, const nn::Strides4& xs, const ConvPlan& cp, const PackedConvW& pw,
+                    int64_t oh0, int64_t oh1, int64_t m0, int64_t m1, const float* bias, float* Cn) {
+  const GemmTiles t = gemm_f32_tiles();
+  const int64_t p0 = oh0 * a.OW, pc = (oh1 - oh0) * a.OW;
+  const float* B = nullptr;
+  int64_t rsb = 0, csb = 1;
+  // Columns of the GEMM, and where its result goes (row stride ldc).
+  int64_t ncol = pc, ldc = a.P;
+  float* C = Cn + m0 * a.P + p0;
+  if (cp.mode == ColsMode::kInPlace) {
+    B = xn + p0 * xs.w; rsb = xs.c; csb = xs.w;
+  } else if (cp.mode == ColsMode::kIm2col) {
+    float* cols = nn::scratch<float>(0, (size_t)(a.K * pc));
+    im2col<float, float>(a, xn, xs, oh0, oh1, cols, 0, a.Cg);
+    B = cols; rsb = pc;
+  } else {
+    float* xp = nn::scratch<float>(0, (size_t)(a.C * cp.prow * cp.wp));
+    pad_rows(a, xn, xs, cp, oh0, oh1, xp);
+    B = xp;
+    ncol = (oh1 - oh0 - 1) * cp.wp + a.OW;  // stops at the last valid column: reads stay in the block
+    ldc = ncol;
+    C = nn::scratch<float>(2, (size_t)((m1 - m0) * ncol));
+  }
+  // Goto's order: the k block's B panels are packed once, then each MC-row block of the weight
+  // (in L2) meets every panel (in L1).
+  const int64_t npan = (ncol + t.nr - 1) / t.nr;
+  float* bp = nn::scratch<float>(1, (size_t)(t.kc * npan * t.nr));
+  for (int64_t k0 = 0; k0 < a.K; k0 += t.kc) {
+    const int64_t kc = std::min<int64_t>(t.kc, a.K - k0);
+    for (int64_t jp = 0; jp < npan; jp++) {
+      const int64_t nr = std::min<int64_t>(t.nr, ncol - jp * t.nr);
+      float* dst = bp + jp * kc * t.nr;
+      if (cp.mode != ColsMode::kShifted) {
+        gemm_f32_pack_b(kc, nr, B + k0 * rsb + jp * t.nr * csb, rsb, csb, dst);
+        continue;
+      }
+      for (int64_t kk = 0; kk < kc; kk++, dst += t.nr) {
+        std::memcpy(dst, B + cp.koff[(size_t)(k0 + kk)] + jp * t.nr, sizeof(float) * (size_t)nr);
+        for (int64_t q = nr; q < t.nr; q++) dst[q] = 0.f;
+      }
+    }
+    for (int64_t i0 = m0; i0 < m1; i0 += t.mc) {
+      const int64_t mc = std::min<int64_t>(t.mc, m1 - i0);
+      const float* ablk = pw.a.data() + k0 * pw.mp + i0 * kc;
+      for (int64_t jp = 0; jp < npan; jp++)
+        gemm_f32_panel(mc, kc, ablk, bp + jp * kc * t.nr, std::min<int64_t>(t.nr, ncol - jp * t.nr), k0 == 0 ? 0.f : 1.f,
+                       C + (i0 - m0) * ldc + jp * t.nr, ldc);
+    }
+  }
+  const bool epi = bias || a.act != kNone;
+  if (cp.mode == ColsMode::kShifted) {  // keep the valid columns of each wrapped row
+    for (int64_t o = m0; o < m1; o++)
+      for (int64_t r = 0; r < oh1 - oh0; r++) {
+        float* d = Cn + o * a.P + (oh0 + r) * a.OW;
+        std::memcpy(d, C + (o - m0) * ldc + r * cp.wp, sizeof(float) * (size_t)a.OW);
+        if (epi) bias_act_row<float>(d, a.OW, bias ? bias[o] : 0.f, a.act);
+      }
+  } else if (epi) {
+    for (int64_t o = m0; o < m1; o++) bias_act_row<float>(Cn + o * a.P + p0, pc, bias ? bias[o] : 0.f, a.act);
+  }
+}
+
+void conv_f32_implicit(const Conv& a, const float* X, const nn::Strides4& xs, const PackedConvW& pw, const float* bias, float* O) {
+  const GemmTiles t = gemm_f32_tiles();
+  ConvPlan cp;
+  cp.mode = ColsMode::kIm2col;
+  cp.wp = a.OW + (a.kw - 1) * a.dw;
+  if (a.kh == 1 && a.kw == 1 && a.sh == 1 && a.sw == 1 && a.pt == 0 && a.pl == 0 && a.OH == a.H && a.OW == a.W && xs.h == a.W * xs.w)
+    cp.mode = ColsMode::kInPlace;
+  else if (a.sh == 1 && a.sw == 1 && (a.kw - 1) * a.dw * 8 <= cp.wp)
+    cp.mode = ColsMode::kShifted;
+  // Output rows per task: the task's blocks (im2col K x rows*OW; for the shifted form the packed
+  // panels and the result, (kc + Cout) x rows*wp; for 1x1 the C block Cout x rows*OW) within
+  // ~512 KB of L2, but at least two panels wide so the register tiles are not mostly padding.
+  const int64_t budget = (int64_t(512) << 10) / (int64_t)sizeof(float);
+  const int64_t per_row = cp.mode == ColsMode::kInPlace ? a.Cout * a.OW : cp.mode == ColsMode::kShifted ? (t.kc + a.Cout) * cp.wp : a.K * a.OW;
+  int64_t rows = std::max<int64_t>(budget / std::max<int64_t>(1, per_row), (2 * t.nr + a.OW - 1) / a.OW);
+  rows = std::max<int64_t>(1, std::min(rows, a.OH));
+  int64_t nrb = (a.OH + rows - 1) / rows;
+  const int nt = num_threads();
+  // Few tasks: make their number a multiple of the threads, so none idles at the end.
+  if (nt > 1 && a.N * nrb < 4 * nt && a.N % nt != 0) {
+    const int64_t want = ((a.N * nrb + nt - 1) / nt * nt + a.N - 1) / a.N;
+    if (want <= a.OH) { rows = (a.OH + want - 1) / want; nrb = (a.OH + rows - 1) / rows; }
+  }
+  if (cp.mode == ColsMode::kShifted) {
+    cp.prow = rows + (a.kh - 1) * a.dh;
+    cp.koff.resize((size_t)a.K);
+    for (int64_t k = 0; k < a.K; k++) {
+      const int64_t ci = k / (a.kh * a.kw), i = (k / a.kw) % a.kh, j = k % a.kw;
+      cp.koff[(size_t)k] = ci * cp.prow * cp.wp + i * a.dh * cp.wp + j * a.dw;
+    }
+  }
+  // Fewer tasks than threads: split the output channels too (each part then gathers the same rows).
+  const int64_t mpan = pw.mp / t.mr;
+  int64_t mb = 1;
+  if (a.N * nrb < nt) mb = std::min<int64_t>(mpan, (nt + a.N * nrb - 1) / (a.N * nrb));
+  const int64_t mrows = (mpan + mb - 1) / mb * t.mr;
+  mb = (a.Cout + mrows - 1) / mrows;
+  const int64_t units = a.N * mb * nrb;
+  // Below ~2 x 144^3 multiply-adds a second thread costs more than it saves (gemm.cc's threshold).
+  const double work = (double)a.N * (double)a.Cout * (double)a.P * (double)a.K;
+  const int64_t grain = work < 2.0 * 144 * 144 * 144 ? units : 1;
+  parallel_for(units, grain, [&](int64_t b, int64_t e) {
+    for (int64_t u = b; u < e; u++) {
+      const int64_t n = u / (mb * nrb), mi = (u / nrb) % mb, rb = u % nrb;
+      const int64_t oh0 = rb * rows, oh1 = std::min(a.OH, oh0 + rows), m0 = mi * mrows, m1 = std::min(a.Cout, m0 + mrows);
+      conv_f32_block(a, X + n * xs.n, xs, cp, pw, oh0, oh1, m0, m1, bias, O + n * a.Cout * a.P);
+    }
+  });
+}
+
+// The packed weight for the implicit path: from the constant cache when input 1 is a constant of
+// the running program (built on first use), else packed into `local`.
+const PackedConvW& conv_packed_weight(const Tensor& w, const float* W, int64_t cout, int64_t k, PackedConvW& local) {
+  constexpr int kTag = 16;  // const_cache tag: conv2d's packed A (matmul uses 1 and 2)
+  if (ConstCacheEntry* e = const_cache_for(1, w, kTag)) {
+    if (!e->value) e->value = shared_const_value(*e, [&] {
+      auto p = std::make_shared<PackedConvW>();
+      pack_conv_w(W, cout, k, *p);
+      return std::static_pointer_cast<void>(p);
+    });
+    const auto* p = static_cast<const PackedConvW*>(e->value.get());
+    if (p->cout == cout && p->k == k) return *p;
+  }
+  pack_conv_w(W, cout, k, local);
+  return local;
+}
+
 template <typename T>
 void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* bias, Tensor& out) {
   using A = compute_t<T>;
@@ -373,6 +578,20 @@ void run_conv2d(KernelCall& c, int act) {
   c.expect_out_dtype(0, x.dtype);
   if (o.numel() == 0) return;
   const Tensor& wd = c.dense(1);
+  // float32 NCHW without groups and above gemm()'s small-problem size: the implicit GEMM.
+  if (x.dtype == DType::F32 && a.groups == 1 && !a.channel_last && (double)a.Cout * a.P * a.K >= 32.0 * 32 * 32 && a.OW > 0) {
+    std::vector<float> bv;
+    const float* bp = nullptr;
+    if (bias) {
+      bv.resize((size_t)a.Cout);
+      const float* b = bias->data<float>();
+      for (int64_t i = 0; i < a.Cout; i++) bv[(size_t)i] = b[i * bias->strides[0]];
+      bp = bv.data();
+    }
+    PackedConvW local;
+    const PackedConvW& pw = conv_packed_weight(c.input(1), wd.data<float>(), a.Cout, a.K, local);
+    return conv_f32_implicit(a, x.data<float>(), nn::nchw_strides(x, false), pw, bp, o.data<float>());
+  }
   dispatch_float(x.dtype, c.op, [&](auto tag) { conv_impl<decltype(tag)>(a, x, wd, bias, o); });
 }
 

@@ -8,6 +8,7 @@
 // otherwise by kh * kw; divisor_override then scales by kh * kw / divisor.
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include "kernel.h"
 #include "nn_common.h"
 
@@ -55,6 +56,45 @@ void pool_impl(const Pool& a, const Tensor& x, Tensor& out, Tensor* mask) {
               m = upd(m, Compute<T>::load(r1[2 * ow]));
               dst[ow] = Compute<T>::store(upd(m, Compute<T>::load(r1[2 * ow + 1])));
             }
+          }
+        }
+      });
+      return;
+    }
+  }
+  // Any other max pool without a mask on NCHW planes (ResNet's 3x3 / stride 2 / pad 1): a whole
+  // output row at a time, tap by tap, over the output columns whose window holds that tap, so the
+  // inner loop has no bounds tests. Each window first takes its first valid element, then folds
+  // its taps in row-major order with the generic loop's update, so results (NaN, -0 vs 0, and the
+  // lowest() of an empty window) are identical to it. float32 only: other dtypes keep the generic
+  // loop rather than another instantiation each (compile time).
+  if constexpr (IsMax && std::is_same_v<T, float>) {
+      if (!M && !a.channel_last) {
+      auto upd = [](A m, A v) { return (v > m || (v != v && m == m)) ? v : m; };
+      parallel_for(a.N * a.C, std::max<int64_t>(1, 65536 / std::max<int64_t>(1, per_plane)), [&](int64_t b, int64_t e) {
+        A* acc = nn::scratch<A>(0, (size_t)a.OW);
+        for (int64_t nc = b; nc < e; nc++) {
+          const T* xp = X + (nc / a.C) * xs.n + (nc % a.C) * xs.c;
+          T* op = O + nc * a.OH * a.OW;
+          for (int64_t oh = 0; oh < a.OH; oh++) {
+            const int64_t hs = std::max<int64_t>(oh * a.sh - a.pt, 0), he = std::min(oh * a.sh - a.pt + a.kh, a.H);
+            for (int64_t ow = 0; ow < a.OW; ow++) {
+              const int64_t ws = std::max<int64_t>(ow * a.sw - a.pl, 0), we = std::min(ow * a.sw - a.pl + a.kw, a.W);
+              acc[ow] = hs < he && ws < we ? Compute<T>::load(xp[hs * xs.h + ws * xs.w]) : std::numeric_limits<A>::lowest();
+            }
+            for (int64_t h = hs; h < he; h++) {
+              const T* xr = xp + h * xs.h;
+              for (int64_t j = 0; j < a.kw; j++) {
+                // Output columns ow with 0 <= ow * sw - pl + j < W.
+                const int64_t wofs = j - a.pl;
+                const int64_t lo = wofs >= 0 ? 0 : std::min(a.OW, (-wofs + a.sw - 1) / a.sw);
+                const int64_t hi = std::max(lo, std::min(a.OW, a.W - 1 - wofs >= 0 ? (a.W - 1 - wofs) / a.sw + 1 : 0));
+                if (xs.w == 1 && a.sw == 1) for (int64_t ow = lo; ow < hi; ow++) acc[ow] = upd(acc[ow], Compute<T>::load(xr[ow + wofs]));
+                else for (int64_t ow = lo; ow < hi; ow++) acc[ow] = upd(acc[ow], Compute<T>::load(xr[(ow * a.sw + wofs) * xs.w]));
+              }
+            }
+            T* dst = op + oh * a.OW;
+            for (int64_t ow = 0; ow < a.OW; ow++) dst[ow] = Compute<T>::store(acc[ow]);
           }
         }
       });

@@ -93,6 +93,8 @@ void decode_slots(Program& p, const Napi::Object& d, int32_t n_inputs, int32_t n
     if (r[5] < 0 || r[5] > 2) throw SkiffError(w + ": invalid layout " + std::to_string(r[5]));
     s.layout = (Layout)r[5];
     s.is_mutable = (r[6] & 1) != 0;
+    s.is_constant = (r[6] & 2) != 0;
+    if (s.is_constant && (s.kind != SlotKind::Param || s.is_mutable)) throw SkiffError(w + ": only parameters that are not written can be constant");
     bool bound = s.kind == SlotKind::Input || s.kind == SlotKind::Param;
     if (!bound && s.layout != Layout::Any) throw SkiffError(w + ": only inputs and parameters carry a layout");
     if (s.is_mutable && s.kind != SlotKind::Param) throw SkiffError(w + ": only parameters can be mutable");
@@ -156,6 +158,9 @@ void decode_instrs(Program& p, const Napi::Object& d) {
     switch (I.op) {
       case Opcode::Kernel:
         I.kernel = kernel_fn(I.fn);
+        for (size_t i = 0; i < I.in.size() && i < 32; i++)
+          if (p.slots[(size_t)I.in[i]].is_constant) I.const_mask |= 1u << i;
+        if (I.const_mask) I.const_cache.resize(I.in.size());
         for (int32_t s : I.out)
           if (kind_of(s) != SlotKind::Buffer && kind_of(s) != SlotKind::ParamAlias) throw SkiffError(w + ": kernel output " + p.slots[(size_t)s].label + " is not a buffer slot");
         break;
@@ -172,6 +177,7 @@ void decode_instrs(Program& p, const Napi::Object& d) {
         I.voffset = as_int(I.attrs[(size_t)(2 * nd + 1)], "view offset");
         if (I.vshape != o.shape) throw SkiffError(w + ": view shape " + shape_str(I.vshape) + " differs from its slot's " + shape_str(o.shape));
         for (auto st : I.vstrides) if (st < 0) throw SkiffError(w + ": negative view strides are not supported");
+        p.slots[(size_t)I.out[0]].is_constant = p.slots[(size_t)I.in[0]].is_constant;
         break;
       }
       case Opcode::Host:
@@ -382,6 +388,29 @@ Napi::Value ProgramInfo(const Napi::CallbackInfo& info) {
   return o;
 }
 
+// programProfile(id, on): on = true starts timing each instruction (clearing earlier totals),
+// false stops; returns Float64Array [runs, total ns of instruction 0, 1, ...] so far.
+Napi::Value ProgramProfile(const Napi::CallbackInfo& info) {
+  const auto& p = get_program(info[0]);
+  if (!info[1].IsBoolean()) throw SkiffError("programProfile: 'on' must be a boolean");
+  const bool on = info[1].As<Napi::Boolean>().Value();
+  if (on && !p->profiling) {
+    p->prof_ns.assign(p->instrs.size(), 0.0);
+    p->prof_runs = 0;
+  }
+  p->profiling = on;
+  auto a = Napi::Float64Array::New(info.Env(), p->instrs.size() + 1);
+  a[0] = (double)p->prof_runs;
+  for (size_t i = 0; i < p->prof_ns.size() && i < p->instrs.size(); i++) a[i + 1] = p->prof_ns[i];
+  return a;
+}
+
+Napi::Value ConstCacheStats(const Napi::CallbackInfo& info) {
+  auto o = Napi::Object::New(info.Env());
+  o.Set("built", (double)const_values_built());
+  return o;
+}
+
 Napi::Value ProgramStats(const Napi::CallbackInfo& info) {
   const auto& c = program_counters();
   auto o = Napi::Object::New(info.Env());
@@ -424,6 +453,8 @@ void register_program_api(Napi::Env env, Napi::Object exports) {
   exports.Set("programFree", Napi::Function::New<Guard<ProgramFree>>(env));
   exports.Set("programInfo", Napi::Function::New<Guard<ProgramInfo>>(env));
   exports.Set("programStats", Napi::Function::New<Guard<ProgramStats>>(env));
+  exports.Set("programProfile", Napi::Function::New<Guard<ProgramProfile>>(env));
+  exports.Set("constCacheStats", Napi::Function::New<Guard<ConstCacheStats>>(env));
 }
 
 }  // namespace skiff

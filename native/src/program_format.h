@@ -8,6 +8,8 @@
 //             dims   shape at dims[dimsStart .. +ndim]; layout Exact: strides follow the shape
 //             layout Input/Param: 0 any, 1 contiguous, 2 exact strides; others 0
 //             flags  bit 0: mutable persistable (Param slots only)
+//                    bit 1: constant (Param slots only): its contents never change between runs,
+//                           so kernels may cache derived forms of it (const_cache.h)
 //   dims    Float64Array
 //   instrs  Int32Array, 10 per instruction: [opcode, fn, inStart, nIn, outStart, nOut, attrStart, nAttr, freeStart, nFree]
 //             fn: kernel id (Kernel), host function # (Host), unused otherwise
@@ -21,6 +23,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "const_cache.h"
 #include "kernel.h"
 #include "tensor.h"
 
@@ -44,6 +47,7 @@ struct SlotSpec {
   std::vector<int64_t> shape, strides;  // strides: contiguous, or the exact ones to check
   Layout layout = Layout::Any;
   bool is_mutable = false;
+  bool is_constant = false;  // a constant parameter or a view of one
   size_t nbytes = 0;
   std::string label;
 };
@@ -59,6 +63,8 @@ struct Instr {
   std::vector<int32_t> clear;             // slots dropped after this instruction
   std::vector<int32_t> release;           // buffers released after this instruction
   std::string name;
+  uint32_t const_mask = 0;                // Kernel: bit i set when input i is a constant slot
+  mutable std::vector<ConstCacheEntry> const_cache;  // Kernel with const_mask: one entry per input
 };
 
 struct Program {
@@ -70,6 +76,10 @@ struct Program {
   std::vector<int32_t> outputs;
   std::vector<int32_t> input_slot, param_slot;  // slot of input i / param j
   int64_t runs = 0, last_peak = 0, last_instructions = 0;
+  // Per-instruction wall time (ns, summed over runs) while profiling is on (programProfile).
+  bool profiling = false;
+  std::vector<double> prof_ns;
+  int64_t prof_runs = 0;
   // A finished run's state, kept for the next run (its vectors keep their capacity). Holds no
   // reference to the program or to tensors while parked.
   std::unique_ptr<struct RunState> spare;

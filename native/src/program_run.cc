@@ -2,6 +2,7 @@
 // allocates plan buffers lazily and releases them where the plan says, and stops at host calls.
 // Everything that can be checked once was checked by programCreate (program.cc); what is checked
 // here depends on the run: the bound handles, view bounds against real storages, host results.
+#include <chrono>
 #include <cstring>
 #include "program_format.h"
 
@@ -180,12 +181,21 @@ void recycle_run(std::unique_ptr<RunState> st) {
   p->spare = std::move(st);
 }
 
+// Clears the current constant inputs however the kernel call ends.
+struct ConstScope {
+  explicit ConstScope(const ConstInputs* c) { set_current_const_inputs(c); }
+  ~ConstScope() { set_current_const_inputs(nullptr); }
+};
+
 bool execute(RunState& st) {
-  const Program& p = *st.prog;
+  Program& p = *st.prog;
   auto& c = program_counters();
   KernelCall call;  // one per run: its vectors keep their capacity from instruction to instruction
+  const bool prof = p.profiling && p.prof_ns.size() == p.instrs.size();
+  if (prof && st.pc == 0) p.prof_runs++;
   for (; st.pc < p.instrs.size(); st.pc++) {
     const Instr& I = p.instrs[st.pc];
+    const auto t0 = prof ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     try {
       switch (I.op) {
         case Opcode::Kernel: {
@@ -198,7 +208,13 @@ bool execute(RunState& st) {
             st.slots[(size_t)s] = std::move(t);
           }
           call.attrs.assign(I.attrs.begin(), I.attrs.end());
-          I.kernel(call);
+          if (I.const_mask) {
+            const ConstInputs ci{I.const_mask, &I.const_cache};
+            ConstScope scope(&ci);
+            I.kernel(call);
+          } else {
+            I.kernel(call);
+          }
           c.kernels++;
           call.reset();  // drop references now: the frees below must see the real use counts
           break;
@@ -213,6 +229,7 @@ bool execute(RunState& st) {
       throw SkiffError(where(p, st.pc) + ": " + strip_op(e.what(), I.name));
     }
     finish_instr(st, I);
+    if (prof) p.prof_ns[st.pc] += (double)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
   }
   return true;
 }

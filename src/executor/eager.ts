@@ -5,6 +5,7 @@ import { getOp } from '../ops/registry.js';
 import { resolveAttrs } from '../ops/dispatch.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { checkGraph, type ExecGraph, HOST_CALL } from './graph.js';
+import { registeredHostFunction } from './host_functions.js';
 import type { HostFn } from './types.js';
 
 export interface EagerResult {
@@ -24,7 +25,7 @@ export function runGraphEager(g: ExecGraph, inputs: readonly Tensor[], params: r
     const ins = n.inputs.map((id) => (id === null ? null : env.get(id)!));
     let outs: Tensor[];
     if (n.op === HOST_CALL) {
-      const fn = hostFns[n.attrs!.callee as string];
+      const fn = hostFns[n.attrs!.callee as string] ?? registeredHostFunction(n.attrs!.callee as string);
       if (!fn) throw new Error(`eager: no host function '${String(n.attrs!.callee)}'`);
       outs = fn(ins.filter((t): t is Tensor => t !== null));
     } else {

@@ -17,6 +17,22 @@ export interface CompileOptions extends LowerOptions {
   readonly params?: readonly Tensor[];
   /** Plans kept per executable (LRU by input signature); default 16. */
   readonly cacheSize?: number;
+  /**
+   * The params bound at run time are never written by anyone between runs (an inference model's
+   * weights): kernels may cache derived forms of them (a GEMM weight packed once). A program that
+   * updates a param keeps that one non-constant.
+   */
+  readonly constantParams?: boolean;
+}
+
+/** Per-instruction wall time of a plan over some runs (Executable.profile). */
+export interface PlanProfile {
+  readonly lowered: LoweredProgram;
+  readonly runs: number;
+  /** ns per instruction and run: the median over the runs */
+  readonly ns: Float64Array;
+  /** wall time of each whole run() call, ms */
+  readonly runMs: number[];
 }
 
 /** TS-side executor counters (native ones: native.programStats(), both in executorStats()). */
@@ -103,6 +119,38 @@ export class Executable {
     });
   }
 
+  /**
+   * Runs `runs` times with the native runner timing each instruction (after one untimed warm-up
+   * run); outputs are disposed.
+   */
+  profile(inputs: readonly Tensor[], runs: number, params: readonly Tensor[] = this.params): PlanProfile {
+    if (!Number.isInteger(runs) || runs < 1) throw new RangeError(`Executable.profile: runs must be a positive integer, got ${runs}`);
+    for (const t of this.run(inputs, params)) t.dispose();
+    const e = this.entry(inputs, params);
+    const runMs: number[] = [];
+    const perRun: Float64Array[] = [];
+    let prev = native.programProfile(e.id, true);  // starts profiling: all zeros
+    try {
+      for (let r = 0; r < runs; r++) {
+        const t0 = performance.now();
+        const outs = this.run(inputs, params);
+        runMs.push(performance.now() - t0);
+        for (const t of outs) t.dispose();
+        const now = native.programProfile(e.id, true);  // running totals: this run is the difference
+        perRun.push(now.subarray(1).map((v, i) => v - prev[i + 1]));
+        prev = now;
+      }
+    } finally {
+      native.programProfile(e.id, false);
+    }
+    // Per instruction, the median over runs: other processes' bursts land in a few runs only.
+    const ns = new Float64Array(e.lowered.instrs.length).map((_, i) => {
+      const xs = perRun.map((a) => a[i]).sort((a, b) => a - b);
+      return xs.length % 2 ? xs[xs.length >> 1] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
+    });
+    return { lowered: e.lowered, runs: perRun.length, ns, runMs };
+  }
+
   /** The lowered program run() would use for these inputs (lowering it now if needed). */
   plan(inputs: readonly Tensor[], params: readonly Tensor[] = this.params): LoweredProgram { return this.entry(inputs, params).lowered; }
 
@@ -187,7 +235,7 @@ export class Executable {
       // A template that failed to rebind made a size-dependent decision: the new lowering replaces it.
       if (tpl || this.templates.size < this.cap) this.templates.set(layout, lowered);
     }
-    const id = createProgram(lowered);
+    const id = createProgram(lowered, { constantParams: this.opts.constantParams });
     this.ids.add(id);
     const outInfo = lowered.outputSlots.map((s): OutInfo => {
       const S = lowered.slots[s], R = lowered.slots[S.root];

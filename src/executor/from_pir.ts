@@ -12,7 +12,7 @@ import { encodeValues } from '../tensor/creation.js';
 import { type Dim, sym } from '../tensor/shape.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Operation, Program, Value } from '../pir/index.js';
-import { flatInputs, hasListOutput, pdAttrs, TIE_PRODUCT_EQUAL } from '../pir/index.js';
+import { flatInputs, hasListOutput, pdAttrs, PYLAYER_OP, TIE_PRODUCT_EQUAL } from '../pir/index.js';
 import type { ShapeConstraint } from '../tensor/sym_expr.js';
 import { type ExecGraph, type ExecNode, type ExecUpdate, type ExecValue, HOST_CALL } from './graph.js';
 import { lowerRegionOp } from './region_hook.js';
@@ -141,6 +141,11 @@ export function fromPir(program: Program): PirExecGraph {
           op: HOST_CALL, inputs: op.operandValues().map((v) => use(v, op)),
           outputs: op.results.map((r) => define(r)), attrs: { callee: str(op, 'callee') },
         });
+        break;
+      case PYLAYER_OP:
+        // Forward of a captured PyLayer: its results are forward's outputs (operands 0..n-1);
+        // only its gradient does something (a host call in the backward program).
+        op.results.forEach((r, k) => ids.set(r, use(op.operand(k), op)!));
         break;
       case 'pd_op.fetch': {
         const col = op.attr('col');

@@ -9,6 +9,7 @@ import type { OpDef, TensorMeta } from '../ops/types.js';
 import { ITEMSIZE } from '../tensor/dtype.js';
 import { contiguousStrides, shapeStr } from '../tensor/shape.js';
 import { type GraphInfo, HOST_CALL, nodeName, valueName } from './graph.js';
+import { registeredHostFunction } from './host_functions.js';
 import { planBuffers, type PlanOptions } from './plan.js';
 import { type BoundMeta, specialize } from './specialize.js';
 import type { HostFn, Instr, InstrKind, LoweredProgram, Slot, SlotKind } from './types.js';
@@ -69,8 +70,8 @@ export function lower(info: GraphInfo, inputs: readonly BoundMeta[], params: rea
     const shapeOf = (id: number): number[] => spec.meta.get(id)!.shape;
     if (def === null) {
       const callee = attrs.callee as string;
-      const fn = opts.hostFns?.[callee];
-      if (!fn) throw new Error(`executor: ${nodeName(g, k)}: no host function '${callee}' (pass it in hostFns)`);
+      const fn = opts.hostFns?.[callee] ?? registeredHostFunction(callee);
+      if (!fn) throw new Error(`executor: ${nodeName(g, k)}: no host function '${callee}' (pass it in hostFns or register it)`);
       hostFns.push(fn);
       emit('host', `${HOST_CALL}:${callee}`, k, hostFns.length - 1, ins, n.outputs.map((id) => addSlot('host', id, shapeOf(id))), []);
       return;

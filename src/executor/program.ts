@@ -3,14 +3,22 @@ import { native, type NativeProgramDesc } from '../native.js';
 import { DTYPE_CODE } from '../tensor/dtype.js';
 import { LAYOUT_CODE, type LoweredProgram, OPCODE, SLOT_KIND_CODE } from './types.js';
 
-export function encodeProgram(p: LoweredProgram): NativeProgramDesc {
+export interface EncodeOptions {
+  /**
+   * The bound parameters' contents never change between runs (an inference model's weights):
+   * kernels may cache derived forms of them, such as a GEMM weight packed once (const_cache.h).
+   */
+  readonly constantParams?: boolean;
+}
+
+export function encodeProgram(p: LoweredProgram, opts: EncodeOptions = {}): NativeProgramDesc {
   const slots = new Int32Array(p.slots.length * 7);
   const dims: number[] = [];
   p.slots.forEach((s, i) => {
     const start = dims.length;
     dims.push(...s.shape);
     if (s.layout === 'exact') dims.push(...s.strides);
-    slots.set([SLOT_KIND_CODE[s.kind], s.index, DTYPE_CODE[s.dtype], s.shape.length, start, LAYOUT_CODE[s.layout], s.mutable ? 1 : 0], i * 7);
+    slots.set([SLOT_KIND_CODE[s.kind], s.index, DTYPE_CODE[s.dtype], s.shape.length, start, LAYOUT_CODE[s.layout], s.mutable ? 1 : opts.constantParams && s.kind === 'param' ? 2 : 0], i * 7);
   });
   const instrs = new Int32Array(p.instrs.length * 10);
   const args: number[] = [], attrs: number[] = [];
@@ -34,4 +42,4 @@ export function encodeProgram(p: LoweredProgram): NativeProgramDesc {
 }
 
 /** Creates the native program; returns its id (free with native.programFree). */
-export const createProgram = (p: LoweredProgram): number => native.programCreate(encodeProgram(p));
+export const createProgram = (p: LoweredProgram, opts: EncodeOptions = {}): number => native.programCreate(encodeProgram(p, opts));

@@ -6,7 +6,7 @@
 // must be exactly the header's, and the parameter file is read with every size checked before
 // allocating (pdiparams.ts). Every error names the file.
 import { existsSync, readFileSync } from 'node:fs';
-import { compile, type Executable } from '../executor/index.js';
+import { compile, type Executable, type PlanProfile } from '../executor/index.js';
 import { fromPir } from '../executor/from_pir.js';
 import { type Operation, parseProgram, type Program as PirProgram, type TensorType, verify } from '../pir/index.js';
 import { type DType, isDType } from '../tensor/dtype.js';
@@ -169,7 +169,8 @@ export class TranslatedLayer {
     this.bound = [...g.params.map((n) => byName.get(n)!), ...g.constants];
     this.feedOrder = model.header.inputs.map((info) => g.feeds.indexOf(info.name));
     try {
-      this.exe = compile(g.graph, { hostFns: g.hostFns });
+      // The parameters are this layer's own and never written: GEMM weights are packed once.
+      this.exe = compile(g.graph, { hostFns: g.hostFns, constantParams: true });
     } catch (e) {
       throw new ModelFileError(`${file}: the program cannot be compiled: ${(e as Error).message}`);
     }
@@ -202,6 +203,13 @@ export class TranslatedLayer {
       if (e instanceof Error && !e.message.startsWith(`${this.file}:`)) e.message = `${this.file}: ${e.message}`;
       throw e;
     }
+  }
+
+  /** Per-instruction timing of the plan for these inputs over `runs` runs (Executable.profile). */
+  profile(inputs: readonly Tensor[], runs = 10): PlanProfile {
+    const ordered = new Array<Tensor>(inputs.length);
+    this.feedOrder.forEach((k, i) => { ordered[k] = inputs[i]; });
+    return this.exe.profile(ordered, runs, this.bound);
   }
 
   forward(...inputs: Tensor[]): Tensor | Tensor[] {

@@ -11,11 +11,14 @@ import type { Tensor } from '../tensor/tensor.js';
 import { Uniform } from './initializer.js';
 import { Layer, type ParamAttrLike } from './layer.js';
 import { LayerList } from './container.js';
+import { runCellDynamic, zeroStatesLike } from './rnn_dynamic.js';
 
 const op = (name: string, args: unknown[]): TensorLike => callOp(getOp(name), args) as TensorLike;
 const ops = (name: string, args: unknown[]): TensorLike[] => callOp(getOp(name), args) as TensorLike[];
 const shapeOf = (t: TensorLike): number[] => [...(t as Tensor).shape] as number[];
 const dtypeOf = (t: TensorLike): string => (t as Tensor).dtype;
+/** Batch sizes agree, or one is symbolic (a traced program: each InputSpec None is its own symbol, unknown until run). */
+const sameDim = (a: unknown, b: unknown): boolean => a === b || typeof a !== 'number' || typeof b !== 'number';
 
 /** A cell's state: [h] for SimpleRNN/GRU, [h, c] for LSTM. */
 type State = TensorLike[];
@@ -73,7 +76,7 @@ export abstract class RNNCellBase extends Layer {
   checkState(state: State, batch: number): void {
     this.state_shape.forEach((s, i) => {
       const got = shapeOf(state[i]);
-      if (got.length !== 2 || got[0] !== batch || got[1] !== s[0])
+      if (got.length !== 2 || !sameDim(got[0], batch) || got[1] !== s[0])
         throw new RangeError(`${this.layerName}: state ${i} must be [${batch}, ${s[0]}], got [${got.join(', ')}]`);
     });
   }
@@ -159,8 +162,13 @@ export class GRUCell extends RNNCellBase {
  * behaviour, which Paddle's LSTM/GRU/SimpleRNN use). Reverse runs t = T-1 .. 0, which is Paddle's
  * reverse-the-padded-sequence scheme written without the two flips.
  */
-function runCell(cell: Cell, x: TensorLike, state: State, mask: TensorLike[] | null, reverse: boolean, zeroPadded: boolean): [TensorLike, State] {
+function runCell(cell: Cell, x: TensorLike, state: State, mask: TensorLike[] | null, reverse: boolean, zeroPadded: boolean, seqLen: TensorLike | null = null): [TensorLike, State] {
   const T = shapeOf(x)[0];
+  if (typeof T !== 'number') {
+    // A traced program with a symbolic number of steps: one loop op instead of unrolling.
+    if (!builtin(cell)) throw new RangeError(`${cell.constructor.name}: a user-defined cell needs a static number of time steps (got a symbolic sequence length)`);
+    return runCellDynamic(cell, x, state, seqLen, reverse, zeroPadded);
+  }
   if (T === 0) throw new RangeError(`${cell.constructor.name}: the input sequence is empty (0 time steps)`);
   if (!builtin(cell)) return runUserCell(cell, x, state, mask, reverse);
   const steps = ops('unbind', [cell.project(x), 0]);
@@ -210,8 +218,10 @@ function runUserCell(cell: Cell, x: TensorLike, state: unknown, mask: TensorLike
 function stepMasks(who: string, seqLen: TensorLike | null, T: number, B: number, dtype: string): TensorLike[] | null {
   if (seqLen === null || seqLen === undefined) return null;
   const s = shapeOf(seqLen);
-  if (s.length !== 1 || s[0] !== B) throw new RangeError(`${who}: sequence_length must be [${B}], got [${s.join(', ')}]`);
+  // Two symbolic sizes cannot be compared while tracing (each InputSpec None is its own symbol).
+  if (s.length !== 1 || (typeof s[0] === 'number' && typeof B === 'number' && s[0] !== B)) throw new RangeError(`${who}: sequence_length must be [${B}], got [${s.join(', ')}]`);
   if (dtypeOf(seqLen) !== 'int32' && dtypeOf(seqLen) !== 'int64') throw new TypeError(`${who}: sequence_length must be int32 or int64, got ${dtypeOf(seqLen)}`);
+  if (typeof T !== 'number') return null;  // runCellDynamic masks each step itself
   const t = op('arange', [0, T, 1, dtypeOf(seqLen)]);
   const valid = op('less_than', [op('unsqueeze', [t, [1]]), op('unsqueeze', [seqLen, [0]])]);   // [T, B]
   return ops('unbind', [op('unsqueeze', [op('cast', [valid, dtype]), [2]]), 0]);
@@ -224,7 +234,7 @@ function checkSeq(who: string, x: TensorLike, inputSize: number | undefined): vo
 
 const toTimeMajor = (x: TensorLike, timeMajor: boolean): TensorLike => (timeMajor ? x : op('transpose', [x, [1, 0, 2]]));
 
-function cellStates(cell: Cell, given: TensorLike | TensorLike[] | null | undefined, B: number, dtype: string): State {
+function cellStates(cell: Cell, given: TensorLike | TensorLike[] | null | undefined, B: number, dtype: string, x: TensorLike): State {
   if (!builtin(cell)) {
     if (given !== null && given !== undefined) return given as State;
     const shape = cell.state_shape;
@@ -232,7 +242,8 @@ function cellStates(cell: Cell, given: TensorLike | TensorLike[] | null | undefi
     const zeros = (s: number[]) => op('full', [[B, ...s], 0, dtype]);
     return (Array.isArray(shape[0]) ? (shape as number[][]).map(zeros) : zeros(shape as number[])) as unknown as State;
   }
-  if (given === null || given === undefined) return cell.initialStates(B, dtype);
+  // A symbolic batch (a traced program) has no size for full(): zeros are made from x instead.
+  if (given === null || given === undefined) return typeof B === 'number' ? cell.initialStates(B, dtype) : zeroStatesLike(cell, x);
   const st = Array.isArray(given) ? given : [given];
   if (st.length !== cell.state_shape.length) throw new RangeError(`${cell.layerName}: expected ${cell.state_shape.length} initial state tensor(s), got ${st.length}`);
   cell.checkState(st, B);
@@ -247,8 +258,8 @@ export class RNN extends Layer {
     checkSeq('RNN', inputs, this.cell.input_size);
     const x = toTimeMajor(inputs, this.time_major);
     const [T, B] = shapeOf(x);
-    const st = cellStates(this.cell, initial_states, B, dtypeOf(inputs));
-    const [y, fin] = runCell(this.cell, x, st, stepMasks('RNN', sequence_length, T, B, dtypeOf(inputs)), this.is_reverse, zeroPadded);
+    const st = cellStates(this.cell, initial_states, B, dtypeOf(inputs), x);
+    const [y, fin] = runCell(this.cell, x, st, stepMasks('RNN', sequence_length, T, B, dtypeOf(inputs)), this.is_reverse, zeroPadded, sequence_length);
     return [toTimeMajor(y, this.time_major), fin];
   }
   override forward(inputs: TensorLike, initial_states: TensorLike | TensorLike[] | null = null, sequence_length: TensorLike | null = null): [TensorLike, TensorLike | TensorLike[]] {
@@ -272,8 +283,8 @@ export class BiRNN extends Layer {
     const [T, B] = shapeOf(x);
     const dt = dtypeOf(inputs);
     const mask = stepMasks('BiRNN', sequence_length, T, B, dt);
-    const [yf, sf] = runCell(this.cell_fw, x, cellStates(this.cell_fw, initial_states?.[0] as State | null, B, dt), mask, false, zeroPadded);
-    const [yb, sb] = runCell(this.cell_bw, x, cellStates(this.cell_bw, initial_states?.[1] as State | null, B, dt), mask, true, zeroPadded);
+    const [yf, sf] = runCell(this.cell_fw, x, cellStates(this.cell_fw, initial_states?.[0] as State | null, B, dt, x), mask, false, zeroPadded, sequence_length);
+    const [yb, sb] = runCell(this.cell_bw, x, cellStates(this.cell_bw, initial_states?.[1] as State | null, B, dt, x), mask, true, zeroPadded, sequence_length);
     return [toTimeMajor(op('concat', [[yf, yb], -1]), this.time_major), [sf, sb]];
   }
   override forward(inputs: TensorLike, initial_states: [unknown, unknown] | null = null, sequence_length: TensorLike | null = null): [TensorLike, unknown[]] {
@@ -352,7 +363,7 @@ export class RNNBase extends LayerList {
       const dims = this.state_components === 2 ? [this.proj_size || this.hidden_size, this.hidden_size] : [this.hidden_size];
       init.forEach((t, i) => {
         const g = shapeOf(t);
-        if (g.length !== 3 || g[0] !== L || g[1] !== B || g[2] !== dims[i])
+        if (g.length !== 3 || g[0] !== L || !sameDim(g[1], B) || g[2] !== dims[i])
           throw new RangeError(`${who}: initial state ${i} must be [${L}, ${B}, ${dims[i]}], got [${g.join(', ')}]`);
       });
     }

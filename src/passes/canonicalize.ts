@@ -1,5 +1,5 @@
 // Canonicalization rules, all written as DRR rules: they remove ops that do nothing (x*1, x+0,
-// scale 1/0, a cast to the same dtype, identity transposes and slices, squeeze/unsqueeze
+// scale 1/0, eval-mode dropout, a cast to the same dtype, identity transposes and slices, squeeze/unsqueeze
 // pairs) and merge chains (transpose of transpose, reshape of reshape). The DRR driver only
 // applies a rule when the replacement has exactly the root's type, which is what makes
 // `x * 1 -> x` safe when the constant would broadcast x.
@@ -64,6 +64,9 @@ export const CANONICALIZE_RULES: readonly DrrRule[] = [
   { name: 'subtract_zero', source: op('subtract', [t('x'), cst('c')]), constraints: [constIs('c', 0)], result: t('x') },
   { name: 'divide_one', source: op('divide', [t('x'), cst('c')]), constraints: [constIs('c', 1)], result: t('x') },
   { name: 'scale_identity', source: op('scale', [t('x')], { scale: 1, bias: 0 }), result: t('x') },
+  // Eval-mode dropout in upscale_in_train mode is x (its kernel draws nothing then, so removing
+  // it moves no random stream); an inference model saved in eval mode is full of them.
+  { name: 'dropout_eval_identity', source: op('dropout', [t('x')], { training: false, mode: 'upscale_in_train' }), result: t('x') },
   {
     name: 'cast_same_dtype', source: op('cast', [t('x')], { dtype: attr('d') }),
     constraints: [(m) => m.v.x.type.kind === 'tensor' && m.a.d === m.v.x.type.dtype],

@@ -7,11 +7,12 @@ import type { InterpreterInfo } from '../../frontend/python/bytecode/interp_info
 import { normalizeLegacy } from '../../frontend/python/bytecode/legacy.js';
 
 const OPS = ['NOP', 'POP_TOP', 'LOAD_FAST', 'LOAD_DEREF', 'STORE_DEREF', 'LOAD_CLOSURE', 'RETURN_VALUE', 'JUMP_ABSOLUTE',
-  'JUMP_IF_FALSE_OR_POP', 'JUMP_IF_TRUE_OR_POP', 'POP_JUMP_BACKWARD_IF_TRUE', 'POP_JUMP_FORWARD_IF_NONE', 'JUMP_FORWARD'];
+  'JUMP_IF_FALSE_OR_POP', 'JUMP_IF_TRUE_OR_POP', 'POP_JUMP_BACKWARD_IF_TRUE', 'POP_JUMP_FORWARD_IF_NONE', 'JUMP_FORWARD',
+  'DUP_TOP', 'LOAD_GLOBAL', 'JUMP_IF_NOT_EXC_MATCH', 'RERAISE'];
 const op = Object.fromEntries(OPS.map((n, i) => [n, 90 + i]));
 
 function info(minor: number, absolute: string[]): InterpreterInfo {
-  const jumps = ['JUMP_ABSOLUTE', 'JUMP_IF_FALSE_OR_POP', 'JUMP_IF_TRUE_OR_POP', 'POP_JUMP_BACKWARD_IF_TRUE', 'POP_JUMP_FORWARD_IF_NONE', 'JUMP_FORWARD'];
+  const jumps = ['JUMP_ABSOLUTE', 'JUMP_IF_FALSE_OR_POP', 'JUMP_IF_TRUE_OR_POP', 'POP_JUMP_BACKWARD_IF_TRUE', 'POP_JUMP_FORWARD_IF_NONE', 'JUMP_FORWARD', 'JUMP_IF_NOT_EXC_MATCH'];
   return {
     version: [3, minor], opmap: { ...op, EXTENDED_ARG: 144 }, cacheEntries: {}, jumpOpcodes: jumps.map((n) => op[n]),
     absoluteJumpOpcodes: absolute.map((n) => op[n]), haveArgument: 90, cmpOp: [], binaryOps: [], intrinsic1: [], intrinsic2: [], commonConstants: [],
@@ -29,6 +30,15 @@ describe('3.10/3.11 bytecode normalization', () => {
     expect(show(ins)).toEqual(['0:LOAD_FAST 0', '1:COPY 1', '2:POP_JUMP_IF_FALSE 0 ->5', '3:POP_TOP 0', '4:LOAD_FAST 1', '5:RETURN_VALUE 0', '6:JUMP_ABSOLUTE 1 ->1']);
     // the expanded instructions keep the original's offset (exception tables and lines look it up)
     expect(ins.slice(1, 4).map((i) => i.offset)).toEqual([2, 2, 2]);
+  });
+
+  it('3.10: JUMP_IF_NOT_EXC_MATCH becomes CHECK_EXC_MATCH/ROT_TWO/POP_TOP/POP_JUMP_IF_FALSE', () => {
+    // an except clause: 0 DUP_TOP; 1 LOAD_GLOBAL 0; 2 JUMP_IF_NOT_EXC_MATCH ->4 (absolute); 3 POP_TOP; 4 RERAISE 0
+    const code = asm(['DUP_TOP', 0], ['LOAD_GLOBAL', 0], ['JUMP_IF_NOT_EXC_MATCH', 4], ['POP_TOP', 0], ['RERAISE', 0]);
+    const ins = normalizeLegacy(new Decoder(info(10, ['JUMP_IF_NOT_EXC_MATCH'])).decode(code), { localsplus: [], localkinds: '' }, false);
+    expect(show(ins)).toEqual(['0:DUP_TOP 0', '1:LOAD_GLOBAL 0', '2:CHECK_EXC_MATCH 0', '3:ROT_TWO 0', '4:POP_TOP 0', '5:POP_JUMP_IF_FALSE 0 ->7', '6:POP_TOP 0', '7:RERAISE 0']);
+    // one offset for the four: the block table (handler lookup) and lines see one instruction
+    expect(ins.slice(2, 6).map((i) => i.offset)).toEqual([4, 4, 4, 4]);
   });
 
   it('3.10: cells are made at frame start and deref args become localsplus slots', () => {

@@ -14,6 +14,8 @@
 // - 3.11's POP_JUMP_FORWARD_IF_* / POP_JUMP_BACKWARD_IF_* are named POP_JUMP_IF_*: the decoder
 //   has resolved the direction into jumpTarget, so the rest of the translator (break steps,
 //   branch capture) knows one name per condition, as on 3.12+.
+// - 3.10's JUMP_IF_NOT_EXC_MATCH becomes CHECK_EXC_MATCH; ROT_TWO; POP_TOP; POP_JUMP_IF_FALSE:
+//   the match is 3.11's step (it may break and run concretely), the jump an ordinary branch.
 import type { Instruction } from './decode.js';
 
 /** What the normalization needs to know about the code object (from its CodeWire). */
@@ -38,6 +40,7 @@ export const LEGACY_BINARY: Readonly<Record<string, string>> = {
 const DEREF_OPS = new Set(['LOAD_DEREF', 'STORE_DEREF', 'DELETE_DEREF', 'LOAD_CLOSURE', 'LOAD_CLASSDEREF']);
 const DIRECTIONAL = /^POP_JUMP_(?:FORWARD|BACKWARD)_IF_/;
 const OR_POP: Record<string, string> = { JUMP_IF_TRUE_OR_POP: 'POP_JUMP_IF_TRUE', JUMP_IF_FALSE_OR_POP: 'POP_JUMP_IF_FALSE' };
+const EXC_MATCH = 'JUMP_IF_NOT_EXC_MATCH';
 
 /**
  * @param framePrologueCells true when the interpreter has no MAKE_CELL opcode (3.10): cells are
@@ -45,7 +48,7 @@ const OR_POP: Record<string, string> = { JUMP_IF_TRUE_OR_POP: 'POP_JUMP_IF_TRUE'
  * @example normalizeLegacy(decoder.decode(bytes), wire, !('MAKE_CELL' in info.opmap))
  */
 export function normalizeLegacy(ins: Instruction[], code: LegacyCodeFacts, framePrologueCells: boolean): Instruction[] {
-  const needsExpand = ins.some((i) => OR_POP[i.opname] !== undefined || DIRECTIONAL.test(i.opname));
+  const needsExpand = ins.some((i) => OR_POP[i.opname] !== undefined || i.opname === EXC_MATCH || DIRECTIONAL.test(i.opname));
   if (!framePrologueCells && !needsExpand) return ins;
   const out: Instruction[] = [];
   const first = ins[0];
@@ -78,6 +81,12 @@ export function normalizeLegacy(ins: Instruction[], code: LegacyCodeFacts, frame
       add(i, 'COPY', 1, -1);
       add(i, cond, 0, i.jumpTarget);  // old index: remapped below
       add(i, 'POP_TOP', 0, -1);
+    } else if (i.opname === EXC_MATCH) {
+      // [exc, cls] -> [exc, match] -> [match, exc] -> [match] -> [] (jumps when no match)
+      add(i, 'CHECK_EXC_MATCH', 0, -1);
+      add(i, 'ROT_TWO', 0, -1);
+      add(i, 'POP_TOP', 0, -1);
+      add(i, 'POP_JUMP_IF_FALSE', 0, i.jumpTarget);
     } else if (DIRECTIONAL.test(i.opname)) {
       add(i, i.opname.replace(DIRECTIONAL, 'POP_JUMP_IF_'), i.arg, i.jumpTarget);
     } else if (derefSlot && DEREF_OPS.has(i.opname)) {

@@ -12,7 +12,7 @@ import { HostError } from '../../../sot/host.js';
 import { ConstVar, NULL, ObjectVar, TupleVar, type Variable } from '../../../sot/variables.js';
 import { callVar, toRt } from '../sot/semantics.js';
 import { getAttr } from '../sot/objects.js';
-import { currentException, findHandler } from '../sot/unwind.js';
+import { currentException, enterHandler, findHandler } from '../sot/unwind.js';
 import { GradMethodVar, GradModeVar, gradExitWithException, gradModeCall, isGradExit } from '../sot/grad_mode.js';
 import type { Translator } from '../sot/translator.js';
 import type { Instruction } from '../bytecode/decode.js';
@@ -27,13 +27,11 @@ const SPECIAL = ['__enter__', '__exit__', '__aenter__', '__aexit__'];
 function reraise(tx: Translator, exc: Variable, ins: Instruction): void {
   const h = findHandler(tx.frames, ins.index);
   if (!h) throw raiseStep([NONE(), exc], 'the exception leaves the translated function');
-  tx.frames.length = h.frame + 1;
-  const f = tx.frame;
-  f.stack = f.stack.slice(0, h.handler.depth);
-  if (h.handler.lasti) f.push(new ConstVar({ k: 'int', v: h.at.offset >> 1 }));
-  f.push(exc);
-  f.ip = h.handler.target;
+  enterHandler(tx, h, exc);
 }
+
+/** 3.10 keeps exc_info as (tb, value, type) triples: the translator holds the exception (or None) in each slot. */
+const popExcSlot = (tx: Translator): Variable => (tx.v.blockStack ? tx.frame.popN(3)[2] : tx.frame.pop());
 
 /** The break that raises for real: SKIFF_RAISE_CTX on [handled exception or None, raise operands...]. */
 function raiseStep(operands: Variable[], detail: string): GraphBreak {
@@ -63,7 +61,7 @@ export const EXCEPTIONS: HandlerTable = {
   },
   POP_EXCEPT(tx) {
     const f = tx.frame;
-    const prev = f.pop();
+    const prev = popExcSlot(tx);
     f.excInfo = prev instanceof ConstVar && prev.value.k === 'none' ? null : prev;
   },
   CHECK_EXC_MATCH(tx) {
@@ -88,7 +86,7 @@ export const EXCEPTIONS: HandlerTable = {
     f.pop();
     f.push(new ConstVar(r));
   },
-  RERAISE(tx, ins) { reraise(tx, tx.frame.pop(), ins); },
+  RERAISE(tx, ins) { reraise(tx, popExcSlot(tx), ins); },
   RAISE_VARARGS(tx, ins) {
     const ctx = currentException(tx);
     if (ins.arg === 0) {
@@ -101,8 +99,8 @@ export const EXCEPTIONS: HandlerTable = {
     throw raiseStep([ctx ?? NONE(), ...ops], 'raise');
   },
   WITH_EXCEPT_START(tx) {
-    // [exit, (exit self on 3.14,) lasti, previous exception, exception]
-    if (isGradExit(tx, tx.frame.peek(tx.v.minor >= 14 ? 5 : 4))) { tx.frame.push(gradExitWithException(tx)); return; }
+    // [exit, (exit self on 3.14,) lasti, previous exception, exception]; 3.10: [exit, 3 previous, 3 current]
+    if (isGradExit(tx, tx.frame.peek(tx.v.blockStack ? 7 : tx.v.minor >= 14 ? 5 : 4))) { tx.frame.push(gradExitWithException(tx)); return; }
     // __exit__ with an exception runs for real (it may swallow it): only on exception paths.
     throw new GraphBreak('SOT012', '__exit__ with an exception');
   },

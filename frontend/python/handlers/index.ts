@@ -3,6 +3,7 @@
 import { CALLS } from './calls.js';
 import { CONTAINERS } from './containers.js';
 import { EXCEPTIONS } from './exceptions.js';
+import { GENERATORS } from './generators.js';
 import { JUMPS } from './jumps.js';
 import { LEGACY } from './legacy.js';
 import { LOAD_STORE } from './load_store.js';
@@ -10,4 +11,4 @@ import { OPERATORS } from './operators.js';
 import { STACK } from './stack.js';
 import type { HandlerTable } from './types.js';
 
-export const HANDLERS: HandlerTable = { ...STACK, ...LOAD_STORE, ...OPERATORS, ...CONTAINERS, ...JUMPS, ...CALLS, ...EXCEPTIONS, ...LEGACY };
+export const HANDLERS: HandlerTable = { ...STACK, ...LOAD_STORE, ...OPERATORS, ...CONTAINERS, ...JUMPS, ...CALLS, ...EXCEPTIONS, ...GENERATORS, ...LEGACY };

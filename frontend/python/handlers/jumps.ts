@@ -5,6 +5,7 @@ import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { ConstVar, IterVar, NullVar, ObjectVar, TensorVar } from '../../../sot/variables.js';
 import { getIter, truthy } from '../sot/semantics.js';
 import { captureBranch, captureEnabled } from '../sot/capture_cf.js';
+import { GeneratorVar, generatorForIter } from '../sot/generators.js';
 import type { Translator } from '../sot/translator.js';
 import type { Instruction } from '../bytecode/decode.js';
 import type { HandlerTable } from './types.js';
@@ -58,6 +59,7 @@ export const JUMPS: HandlerTable = {
   },
   GET_ITER(tx) {
     const v = tx.frame.peek();
+    if (v instanceof GeneratorVar) return;  // iter(gen) is gen; FOR_ITER resumes it lazily
     const it = v instanceof ObjectVar && v.info.kind === 'other' ? null : getIter(tx, v);
     if (!it) throw new GraphBreak('SOT009', `iteration over ${(v as ObjectVar).ref.typeName}`);
     tx.frame.pop();
@@ -70,6 +72,7 @@ export const JUMPS: HandlerTable = {
       else exitLoop(tx, ins);
       return;
     }
+    if (it instanceof GeneratorVar) return generatorForIter(tx, it, () => exitLoop(tx, ins));
     if (it instanceof TensorVar) throw new GraphBreak('SOT009', 'iteration over a tensor');
     throw new GraphBreak('SOT009', `iteration over ${it.kind}`);
   },

@@ -7,6 +7,7 @@ import { ConstVar, ListVar, TupleVar, type Variable } from '../../../sot/variabl
 import { binaryOp, callVar, unaryOp } from '../sot/semantics.js';
 import type { Translator } from '../sot/translator.js';
 import { doCall } from './calls.js';
+import { EXCEPTIONS } from './exceptions.js';
 import { JUMPS } from './jumps.js';
 import { pushAttr } from './load_store.js';
 import { getAttr } from '../sot/objects.js';
@@ -53,6 +54,14 @@ export const LEGACY: HandlerTable = {
   // ---- jumps: 3.10's absolute form (the decoder resolved the target; 3.11's directional
   // POP_JUMP_*_IF_* arrive renamed POP_JUMP_IF_*, bytecode/legacy.ts) ----
   JUMP_ABSOLUTE: JUMPS.JUMP_FORWARD,
+
+  // ---- 3.10's block stack: which handler an exception reaches is a static table per code
+  // object (compat/paddle/jit/sot/block_stack.py, CodeInfo.handlerAt), so pushing and popping
+  // blocks moves no value; JUMP_IF_NOT_EXC_MATCH is expanded at decoding (bytecode/legacy.ts) ----
+  SETUP_FINALLY() {},
+  POP_BLOCK() {},
+  /** [mgr] -> [bound __exit__, __enter__()] and a block: BEFORE_WITH's stack effect. */
+  SETUP_WITH: EXCEPTIONS.BEFORE_WITH,
 
   // ---- calls ----
   /** 3.11: a specialization point before CALL; the stack is already CALL's. */

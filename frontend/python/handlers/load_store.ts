@@ -4,6 +4,7 @@ import { globalSource } from '../../../sot/sources.js';
 import { CellVar, ConstVar, NULL, ObjectVar, SuperVar, TensorVar, type Variable } from '../../../sot/variables.js';
 import { fromHostRead, toRt } from '../sot/semantics.js';
 import { asSlice, delAttr, getAttr, setAttr } from '../sot/objects.js';
+import { callToReturn } from '../sot/call_inline.js';
 import type { Translator } from '../sot/translator.js';
 import type { HandlerTable } from './types.js';
 
@@ -150,10 +151,15 @@ export const LOAD_STORE: HandlerTable = {
   },
   LOAD_SUPER_ATTR(tx, ins) {
     const self = tx.frame.pop(), cls = tx.frame.pop(), glob = tx.frame.pop();
+    const name = tx.code.wire.names[ins.arg >> 2];
     if (!(glob instanceof ObjectVar && glob.info.kind === 'builtin' && glob.info.name === 'super')) {
-      throw new GraphBreak('SOT007', 'LOAD_SUPER_ATTR with a shadowed super');
+      // A global `super` shadowing the builtin: CPython calls it (with (cls, self) only in the
+      // two-argument form, arg & 2) and reads the attribute of whatever it returns.
+      const made = callToReturn(tx, glob, (ins.arg & 2) ? [cls, self] : [], []);
+      pushAttr(tx, getAttr(tx, made, name), (ins.arg & 1) === 1);
+      return;
     }
-    pushAttr(tx, getAttr(tx, new SuperVar(cls, self), tx.code.wire.names[ins.arg >> 2]), (ins.arg & 1) === 1);
+    pushAttr(tx, getAttr(tx, new SuperVar(cls, self), name), (ins.arg & 1) === 1);
   },
   STORE_ATTR(tx, ins) {
     const name = tx.code.wire.names[ins.arg];

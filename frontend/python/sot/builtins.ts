@@ -9,12 +9,15 @@ import {
   BoundMethodVar, ConstVar, DictVar, DictViewVar, FunctionVar, IterVar, ListVar, ObjectVar, RangeVar, SetVar, SliceVar,
   SuperVar, TensorVar, TupleVar, type Variable,
 } from '../../../sot/variables.js';
-import { mapPython } from './call_inline.js';
+import { drainedNext, filterCall, mapPython } from './call_inline.js';
+import { generatorAnyAll, generatorNext, GeneratorVar } from './generators.js';
+import { functoolsReduce } from './functools.js';
 import type { Translator } from './translator.js';
 import { binaryOp, callVar, compareOp, containsOp, fromComputed, getIter, isConstLike, isPureObject, recordOp, tensorResults, toRt, truthy, unaryOp } from './semantics.js';
 import { getAttr, getItem, setAttr, zeroArgSuper } from './objects.js';
-import { setAdd, viewItems } from './methods.js';
+import { dictSet, setAdd, viewItems } from './methods.js';
 import { symIntBuiltin } from './symint.js';
+import { callDunder, InstanceVar } from './user_objects.js';
 
 type Builtin = (tx: Translator, args: Variable[], kwargs: [string, Variable][]) => Variable | undefined;
 
@@ -57,11 +60,17 @@ const BUILTINS: Record<string, Builtin> = {
   'skiff.in_sot'() { return new ConstVar({ k: 'bool', v: true }); },
   'skiff.breakgraph'() { throw new GraphBreak('SOT020', 'psdb.breakgraph()'); },
   'skiff.break_call'() { throw new GraphBreak('SOT020', 'a call registered to break the graph'); },
-  'skiff.fallback'(tx) {
+  'skiff.fallback'(tx, args, kwargs) {
     // After a break the call cannot be redone as plain Python from the start: the rest of the
     // function goes on from a concrete step instead (results are eager's either way).
     if (tx.nodeHostGuards) throw new GraphBreak('SOT020', 'psdb.fallback() after a graph break');
-    throw new GraphBreak('SOT120', 'psdb.fallback()');
+    // fallback(recursive=False), the default: only this function runs as plain Python, its
+    // callees are translated on their own (compat runtime.py _calls_translated). A value the
+    // translator cannot read counts as recursive (everything plain Python, always eager's result).
+    const r = args[0] ?? kwargs.find(([k]) => k === 'recursive')?.[1];
+    const recursive = r === undefined ? false : !(r instanceof ConstVar) || truthy(tx, r);
+    if (recursive) throw new GraphBreak('SOT120', 'psdb.fallback(recursive=True)');
+    throw new GraphBreak('SOT121', 'psdb.fallback(recursive=False)');
   },
   len(tx, [x]) {
     if (x instanceof TupleVar || x instanceof ListVar) return new ConstVar({ k: 'int', v: x.items.length });
@@ -78,6 +87,7 @@ const BUILTINS: Record<string, Builtin> = {
       return new ConstVar({ k: 'int', v: d });
     }
     if (x instanceof ObjectVar && x.info.kind === 'layer') return hostCallFn(tx, 'len', [x]);
+    if (x instanceof InstanceVar) { const n = callDunder(tx, x, '__len__', []); if (n) return n; }
     throw new GraphBreak('SOT007', `len() of ${x.kind}`);
   },
   range(tx, args) {
@@ -93,10 +103,14 @@ const BUILTINS: Record<string, Builtin> = {
     if (kwargs.length > (kw ? 1 : 0)) throw new GraphBreak('SOT007', 'enumerate() with unknown keywords');
     const first = start ?? kw?.[1];
     const s = first ? int(first, 'enumerate()') : 0;
+    lazyOver(tx, 'enumerate', [x]);
     return new IterVar(items(tx, x).map((v, i) => new TupleVar([new ConstVar({ k: 'int', v: s + i }), v])));
   },
   zip(tx, args, kwargs) {
     const strict = kwargs.find(([k]) => k === 'strict');
+    // zip draws from each iterable in turn and stops at the first exhausted one: a generator
+    // would run further than eager's when drained ahead (its later elements may never be drawn)
+    if (args.some((a) => a instanceof GeneratorVar)) throw new GraphBreak('SOT007', 'zip() over a generator');
     const lists = args.map((a) => items(tx, a));
     const n = Math.min(...lists.map((l) => l.length));
     if (strict && truthy(tx, strict[1]) && lists.some((l) => l.length !== n)) throw new GraphBreak('SOT007', 'zip(strict=True) length mismatch');
@@ -124,6 +138,13 @@ const BUILTINS: Record<string, Builtin> = {
     for (const [k, v] of kwargs) { d.keys.push(new ConstVar({ k: 'str', v: k })); d.values.push(v); }
     return d;
   },
+  'dict.fromkeys'(tx, [keys, value], kwargs) {
+    noKw('dict.fromkeys', kwargs);
+    if (!keys) throw new GraphBreak('SOT007', 'dict.fromkeys() without keys');
+    const d = new DictVar([], []);
+    for (const k of items(tx, keys)) dictSet(tx, d, k, value ?? new ConstVar({ k: 'none' }));
+    return d;
+  },
   isinstance(tx, [x, cls]) {
     const typeName = (v: Variable): string | null => {
       if (v instanceof ConstVar) return { int: 'int', float: 'float', bool: 'bool', none: 'NoneType', str: 'str' }[v.value.k];
@@ -139,6 +160,8 @@ const BUILTINS: Record<string, Builtin> = {
     };
     const check = (c: Variable): boolean => {
       if (c instanceof TupleVar) return c.items.some(check);
+      // an object made in translated code: its class (guarded where it came from) decides
+      if (x instanceof InstanceVar) return truthy(tx, hostCall(tx, tx.host.builtinVar(tx, 'issubclass'), [x.cls, c], true));
       if (x instanceof TensorVar || x instanceof ObjectVar) {
         const xr = x instanceof TensorVar ? tx.host.tensorTypeRef() : x.ref;
         const r = tx.host.isinstance(xr, toRt(tx, c)!, x instanceof TensorVar);
@@ -194,8 +217,9 @@ const BUILTINS: Record<string, Builtin> = {
     }
     return acc;
   },
-  any(tx, [xs]) { return new ConstVar({ k: 'bool', v: items(tx, xs).some((x) => truthy(tx, x)) }); },
-  all(tx, [xs]) { return new ConstVar({ k: 'bool', v: items(tx, xs).every((x) => truthy(tx, x)) }); },
+  // any/all stop at the first deciding element: a generator runs no further than in eager
+  any(tx, [xs]) { return new ConstVar({ k: 'bool', v: xs instanceof GeneratorVar ? generatorAnyAll(tx, xs, true) : items(tx, xs).some((x) => truthy(tx, x)) }); },
+  all(tx, [xs]) { return new ConstVar({ k: 'bool', v: xs instanceof GeneratorVar ? generatorAnyAll(tx, xs, false) : items(tx, xs).every((x) => truthy(tx, x)) }); },
   bool(tx, [x]) { return new ConstVar({ k: 'bool', v: x ? truthy(tx, x) : false }); },
   int(tx, args) { return scalarConvert(tx, 'int', args); },
   float(tx, args) { return scalarConvert(tx, 'float', args); },
@@ -210,6 +234,7 @@ const BUILTINS: Record<string, Builtin> = {
     // and applied now; Python functions only when that is unobservable (call_inline.ts).
     if (!(f instanceof ObjectVar) || (f.info.kind !== 'builtin' && f.info.kind !== 'api')) return mapPython(tx, f, its);
     if (its.length !== 1) throw new GraphBreak('SOT007', 'map() over several iterables');
+    lazyOver(tx, 'map', its);
     return new IterVar(items(tx, its[0]).map((x) => callVar(tx, f, [x], []) as Variable));
   },
   sorted(tx, [xs], kwargs) {
@@ -226,6 +251,7 @@ const BUILTINS: Record<string, Builtin> = {
     return args.length === 2 ? new SuperVar(args[0], args[1]) : zeroArgSuper(tx);
   },
   type(tx, [x]) {
+    if (x instanceof InstanceVar) return x.cls;
     if (x instanceof ConstVar || x instanceof TupleVar || x instanceof ListVar || x instanceof DictVar) {
       const r = toRt(tx, x);
       if (r) return hostCallFn(tx, 'type', [x]);
@@ -240,8 +266,15 @@ const BUILTINS: Record<string, Builtin> = {
     throw new GraphBreak('SOT007', `type() of ${x.kind}`);
   },
   id() { throw new GraphBreak('SOT005', 'id()'); },
-  iter(tx, [x]) { return getIter(tx, x); },
+  iter(tx, [x]) { return x instanceof GeneratorVar ? x : getIter(tx, x); },
+  filter(tx, [f, xs], kwargs) {
+    noKw('filter', kwargs);
+    if (!f || !xs) throw new GraphBreak('SOT007', 'filter expected 2 arguments');
+    return filterCall(tx, f, xs);
+  },
+  'functools.reduce'(tx, args, kwargs) { return functoolsReduce(tx, args, kwargs); },
   next(tx, [it, dflt]) {
+    if (it instanceof GeneratorVar) return generatorNext(tx, it, dflt);
     if (it instanceof IterVar) {
       if (it.pos < it.items.length) return it.items[it.pos++];
       if (dflt) return dflt;
@@ -258,6 +291,11 @@ const BUILTINS: Record<string, Builtin> = {
     return new ConstVar({ k: 'bool', v: x instanceof FunctionVar || x instanceof BoundMethodVar || (x instanceof ObjectVar && ['function', 'api', 'builtin', 'class', 'method', 'layer'].includes(x.info.kind)) });
   },
 };
+
+/** A lazy builtin (enumerate, map) over a generator: its elements are taken now only when the result is drained next. */
+function lazyOver(tx: Translator, name: string, its: Variable[]): void {
+  if (its.some((x) => x instanceof GeneratorVar) && !drainedNext(tx)) throw new GraphBreak('SOT007', `${name}() over a generator that is not drained at once`);
+}
 
 function hostCallFn(tx: Translator, name: string, args: Variable[]): Variable {
   return hostCall(tx, tx.host.builtinVar(tx, name), args);

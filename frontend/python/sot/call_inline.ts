@@ -6,9 +6,11 @@ import { HostError } from '../../../sot/host.js';
 import { BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NullVar, ObjectVar, SetVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
 import { HANDLERS } from '../handlers/index.js';
 import type { Translator } from './translator.js';
-import { callVar, getIter } from './semantics.js';
+import { callVar, getIter, truthy } from './semantics.js';
+import { GeneratorVar } from './generators.js';
 import { getAttr, getItem } from './objects.js';
 import { NamedTupleVar } from './namedtuple.js';
+import { InstanceVar } from './user_objects.js';
 
 /**
  * fn(*args, **kwargs) run to its return now. A break inside becomes a break of the calling
@@ -34,8 +36,13 @@ export function callToReturn(tx: Translator, fn: Variable, args: Variable[], kwa
   } catch (e) {
     undo();
     if (e instanceof GraphBreak && BREAKS.get(e.code)!.effect === 'fallback') throw e;
-    if (e instanceof GraphBreak) throw new GraphBreak(e.code, `in an inlined call: ${e.detail}`);
-    if (e instanceof HostError) throw new GraphBreak('SOT007', `in an inlined call: ${e.pyType}: ${e.message}`);
+    // The user's own exception inside (a missing key, a raise) is still the user's exception when
+    // the whole instruction runs concretely (psdb.check_no_breakgraph lets it through).
+    const user = e instanceof HostError || (e instanceof GraphBreak && (e.pyRaises || e.raise !== undefined || e.code === 'SOT012'));
+    let wrapped: GraphBreak | null = null;
+    if (e instanceof GraphBreak) wrapped = new GraphBreak(e.code, `in an inlined call: ${e.detail}`);
+    if (e instanceof HostError) wrapped = new GraphBreak('SOT007', `in an inlined call: ${e.pyType}: ${e.message}`);
+    if (wrapped) { wrapped.pyRaises = user; throw wrapped; }
     throw e;
   }
 }
@@ -59,6 +66,7 @@ function snapshot(tx: Translator, fn: Variable): () => void {
     else if (v instanceof TupleVar || v instanceof NamedTupleVar) v.items.forEach(visit);
     else if (v instanceof FunctionVar) { v.closure.forEach(visit); v.defaults.forEach(visit); visit(v.kwdefaults); }
     else if (v instanceof BoundMethodVar) visit(v.self);
+    else if (v instanceof InstanceVar) { const a = new Map(v.attrs); saved.push(() => { v.attrs.clear(); a.forEach((x, k) => v.attrs.set(k, x)); }); a.forEach(visit); }
   };
   visit(fn);
   tx.hostContainers.forEach(visit);
@@ -89,13 +97,13 @@ const immutable = (v: Variable): boolean =>
   v instanceof ConstVar || (v instanceof TupleVar && v.items.every(immutable));
 
 /** Builtins that drain an iterator at once (nothing of the caller runs between two elements). */
-const DRAINING = new Set(['list', 'tuple', 'set', 'frozenset', 'sorted', 'sum', 'min', 'max', 'any', 'all', 'dict']);
+const DRAINING = new Set(['list', 'tuple', 'set', 'frozenset', 'sorted', 'sum', 'min', 'max', 'any', 'all', 'dict', 'functools.reduce']);
 
 /**
  * True when the map object the current CALL makes is consumed entirely by the next instruction:
  * unpacked, or the only argument of a draining builtin whose call comes next.
  */
-function drainedNext(tx: Translator): boolean {
+export function drainedNext(tx: Translator): boolean {
   const f = tx.frame;
   const next = f.code.instructions[f.ip];
   if (!next) return false;
@@ -116,6 +124,7 @@ function drainedNext(tx: Translator): boolean {
 export function mapPython(tx: Translator, f: Variable, its: Variable[]): Variable {
   if (!isPythonFunction(f)) throw new GraphBreak('SOT007', 'map() with a callable the translator cannot inline');
   if (!its.length) throw new GraphBreak('SOT007', 'map() must have at least two arguments.');
+  if (its.some((x) => x instanceof GeneratorVar) && !drainedNext(tx)) throw new GraphBreak('SOT007', 'map() over a generator that is not drained at once');
   const columns = its.map((x) => elements(tx, x));
   const n = Math.min(...columns.map((c) => c.length));
   const rows: Variable[][] = [];
@@ -137,6 +146,37 @@ export function mapPython(tx: Translator, f: Variable, its: Variable[]): Variabl
   // the source iterators are consumed up to the shortest (zip-like), as map would leave them
   columns.forEach((_, j) => { const src = its[j]; if (src instanceof IterVar) src.pos += n; });
   return new IterVar(out);
+}
+
+/**
+ * filter(f, iterable) (f None, a builtin, an API or a Python function): lazy like map, so a
+ * Python f is applied now under map's conditions; the elements whose f(x) is true are kept.
+ */
+export function filterCall(tx: Translator, f: Variable, src: Variable): Variable {
+  const none = f instanceof ConstVar && f.value.k === 'none';
+  const pure = none || (f instanceof ObjectVar && (f.info.kind === 'builtin' || f.info.kind === 'api'));
+  if (!pure && !isPythonFunction(f)) throw new GraphBreak('SOT007', 'filter() with a callable the translator cannot inline');
+  if (src instanceof GeneratorVar && !drainedNext(tx)) throw new GraphBreak('SOT007', 'filter() over a generator that is not drained at once');
+  const xs = elements(tx, src);
+  if (!pure && !drainedNext(tx) && !(argumentsOnly(tx, f) && xs.every(immutable))) {
+    throw new GraphBreak('SOT007', 'filter() with a Python function whose results may depend on when they are drawn');
+  }
+  const effects = tx.effects.length;
+  const undo = snapshot(tx, f);
+  try {
+    const keep = xs.filter((x) => {
+      if (none) return truthy(tx, x);
+      const r = pure ? callVar(tx, f, [x], []) : callToReturn(tx, f, [x], []);
+      if (r === undefined) throw new GraphBreak('SOT007', 'filter() with a callable that does not return at once');
+      return truthy(tx, r);
+    });
+    if (tx.effects.length !== effects) throw new GraphBreak('SOT007', 'filter() with a function that has side effects');
+    if (src instanceof IterVar) src.pos = src.items.length;
+    return new IterVar(keep);
+  } catch (e) {
+    undo();
+    throw e;
+  }
 }
 
 /**

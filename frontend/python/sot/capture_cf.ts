@@ -27,6 +27,8 @@ import { codeFlow } from './cfg.js';
 import { captureLoop, enclosingLoop } from './capture_loop.js';
 import type { Frame } from './frame.js';
 import { recordOp } from './semantics.js';
+import { InstanceVar } from './user_objects.js';
+import { GeneratorVar } from './generators.js';
 import { FrameReturn, type Translator } from './translator.js';
 
 const JUMPS_ON_VALUE = new Set(['POP_JUMP_IF_TRUE', 'POP_JUMP_IF_FALSE']);
@@ -96,6 +98,7 @@ class Snapshot {
       else if (v instanceof DictVar) v.values.forEach(visit);
       else if (v instanceof CellVar) visit(v.contents);
       else if (v instanceof BoundMethodVar) visit(v.self);
+      else if (v instanceof InstanceVar) v.attrs.forEach(visit);
     };
     for (const f of tx.frames) { f.stack.forEach(visit); f.locals.forEach(visit); }
     for (const c of tx.hostContainers.values()) visit(c);
@@ -134,6 +137,7 @@ class Snapshot {
         v.keys = ks; v.values = vs;
       } else if (v instanceof IterVar) v.pos = was[0] as number;
       else if (v instanceof CellVar) v.contents = was[0] as Variable | null;
+      else if (v instanceof InstanceVar) { v.attrs.clear(); for (let i = 1; i < was.length; i += 2) v.attrs.set(was[i] as string, was[i + 1] as Variable); }
     }
     for (const c of [...tx.mutated]) if (!this.mutated.has(c)) tx.mutated.delete(c);
     for (const k of [...tx.hostContainers.keys()]) if (!this.hostKeys.has(k)) tx.hostContainers.delete(k);
@@ -148,6 +152,8 @@ function current(v: Variable): unknown[] {
   if (v instanceof IterVar) return [v.pos];
   if (v instanceof CellVar) return [v.contents];
   if (v instanceof TensorVar) return [v.sym];
+  if (v instanceof GeneratorVar) return [v.state, v.frame.ip];  // resumed in a side: refused (not restorable)
+  if (v instanceof InstanceVar) return [v.attrs, ...[...v.attrs].flat()];
   return [];
 }
 

@@ -34,10 +34,24 @@ export interface CodeWire {
   cellvars?: string[];
   /** Exception table rows [start, end, target, depth, lasti] in byte offsets; null before 3.11. */
   excTable?: [number, number, number, number, number][] | null;
+  /** 3.10's block stack as a static table (compat/paddle/jit/sot/block_stack.py): rows [start, end,
+   * handler, level, except level] in byte offsets; null on 3.11+ or when the walk failed. */
+  blockTable?: [number, number, number, number, number][] | null;
 }
 
 /** One exception-table entry resolved to instruction indices (target) for the translator. */
-export interface ExcHandler { readonly target: number; readonly depth: number; readonly lasti: boolean }
+export interface ExcHandler {
+  readonly target: number;
+  readonly depth: number;
+  readonly lasti: boolean;
+  /**
+   * 3.10's block stack: the handler gets six values, [prev tb, prev value, prev type, tb, value,
+   * type] (the translator holds the exception object in every one of the last three and the
+   * previously handled one, or None, in the first three); `restoreAt` is the stack level of the
+   * EXCEPT_HANDLER block unwound on the way, whose saved exc_info becomes the previous one (-1: none).
+   */
+  readonly triples?: { readonly restoreAt: number };
+}
 
 export const CO_VARARGS = 0x04;
 export const CO_VARKEYWORDS = 0x08;
@@ -71,7 +85,9 @@ export class CodeInfo {
     // (instructions expanded from one share its offset: the first of them is the one at that offset)
     for (const ins of this.instructions) if (!this.byOffset.has(ins.offset)) this.byOffset.set(ins.offset, ins.index);
     this.consts = wire.consts.map(decodeConst);
-    let real: boolean = wire.hasExceptionTable && !wire.handlers;
+    // 3.10: any block (a table with rows, or null: the walk failed on code that has blocks)
+    const blocks310 = !Array.isArray(wire.excTable) && wire.blockTable !== undefined && (wire.blockTable === null || wire.blockTable.length > 0);
+    let real: boolean = (wire.hasExceptionTable && !wire.handlers) || blocks310;
     for (const target of wire.handlers ?? []) {
       const block = this.cleanupBlock(target);
       if (!block) { real = true; break; }
@@ -96,6 +112,7 @@ export class CodeInfo {
 
   /** The handler covering the instruction at byte `offset` (CPython's exception-table lookup), or null. */
   handlerAt(offset: number): ExcHandler | null {
+    if (this.wire.blockTable) return this.blockHandlerAt(offset);
     for (const [start, end, target, depth, lasti] of this.wire.excTable ?? []) {
       if (offset >= start && offset < end) {
         const t = this.byOffset.get(target) ?? this.byStartOffset(target);
@@ -106,12 +123,24 @@ export class CodeInfo {
     return null;
   }
 
+  /** 3.10: the SETUP_FINALLY / SETUP_WITH block an exception at byte `offset` unwinds to. */
+  private blockHandlerAt(offset: number): ExcHandler | null {
+    for (const [start, end, target, level, restoreAt] of this.wire.blockTable ?? []) {
+      if (offset >= start && offset < end) {
+        const t = this.byOffset.get(target) ?? this.byStartOffset(target);
+        if (t === undefined) throw new Error(`sot: block handler target ${target} of ${this.name} is not an instruction`);
+        return { target: t, depth: level, lasti: false, triples: { restoreAt } };
+      }
+    }
+    return null;
+  }
+
   private byStartOffset(offset: number): number | undefined {
     return this.instructions.find((i) => i.startOffset === offset)?.index;
   }
 
-  /** Whether try/except/with can be simulated here (3.11+: an exception table to look handlers up in). */
-  get simulatesHandlers(): boolean { return Array.isArray(this.wire.excTable); }
+  /** Whether try/except/with can be simulated here: an exception table (3.11+) or 3.10's block stack as one. */
+  get simulatesHandlers(): boolean { return Array.isArray(this.wire.excTable) || Array.isArray(this.wire.blockTable); }
 
   get id(): number { return this.wire.id; }
   get name(): string { return this.wire.name; }

@@ -7,9 +7,13 @@ import { CO_VARARGS, CO_VARKEYWORDS, type CodeInfo } from './code.js';
 import { Frame } from './frame.js';
 import type { Translator } from './translator.js';
 import { fromHostRead } from './semantics.js';
+import { generatorRefusal, newGenerator } from './generators.js';
 
-/** Pushes a frame for fn(*args, **kwargs); returns undefined (the frame's RETURN pushes the result). */
-export function inlineCall(tx: Translator, fn: ObjectVar | FunctionVar, self: Variable | null, args: Variable[], kwargs: [string, Variable][]): undefined {
+/**
+ * Pushes a frame for fn(*args, **kwargs); returns undefined (the frame's RETURN pushes the result).
+ * A generator function's frame is not run: it becomes a generator object (generators.ts).
+ */
+export function inlineCall(tx: Translator, fn: ObjectVar | FunctionVar, self: Variable | null, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
   let code: CodeInfo;
   let defaults: Variable[];
   let kwdefaults: [string, Variable][];
@@ -46,7 +50,7 @@ export function inlineCall(tx: Translator, fn: ObjectVar | FunctionVar, self: Va
     globals = tx.host.objectRef(parts.globals);
     name = fn.info.name;
   }
-  const why = tx.host.unsupportedReason(code);
+  const why = code.isGenerator ? generatorRefusal(tx, code) : tx.host.unsupportedReason(code);
   if (why) throw new GraphBreak('SOT005', `call of ${name}, which runs concretely: ${why}`);
 
   const frame = new Frame(code, globals, name);
@@ -55,6 +59,7 @@ export function inlineCall(tx: Translator, fn: ObjectVar | FunctionVar, self: Va
   const nfree = closure.length;
   for (let i = 0; i < nfree; i++) frame.locals[code.nlocalsplus - nfree + i] = closure[i];
   frame.closureBound = true;
+  if (code.isGenerator) return newGenerator(tx, frame, name);
   tx.pushFrame(frame);
   return undefined;
 }

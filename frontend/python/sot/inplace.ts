@@ -33,6 +33,7 @@ function checkWritable(tx: Translator, t: TensorVar): void {
     // A bound tensor (a layer buffer) is written back after the graph, guarded against entry aliases.
     const c = tx.boundTensorOf(t);
     if (c !== null && !checkUnaliasedWritten([tx.constTensorAt(c)], tx.entry)) throw concrete('a bound tensor that an argument aliases');
+    if (c !== null && tx.madeConsts.has(c)) throw concrete('a tensor to_tensor made in translated code');
   }
 }
 

@@ -10,6 +10,7 @@ import { SotRuntime } from './runtime.js';
 import { setGraphRunner } from '../../../sot/function_graph.js';
 import { ExecutorRunner } from '../../../sot/executor_runner.js';
 import { graphTrainingCounters } from '../../../sot/graph_training.js';
+import { pyLayerGraphCounters } from '../../../sot/pylayer_graph.js';
 import { markDynamicDims } from '../../../sot/dynamic_dims.js';
 import { executorCounters } from '../../../src/executor/executable.js';
 import { dispatchCounters } from '../../../src/ops/dispatch.js';
@@ -26,6 +27,8 @@ const RUNTIME_FUNCTIONS = [
   'source_line', 'set_error_location', 'dtype_name', 'dtype_object', 'layer_call_target', 'compat_function', 'isinstance_',
   'sorted_values', 'builtin_object', 'reencode', 'set_wrapper_guards', 'snapshot', 'is_library', 'register_guards', 'check_guards',
   'drop_guards', 'super_attr', 'import_module', 'plain_attr', 'builtin_type_has_attr', 'take_exception', 'type_id', 'psdb_flags',
+  'train_mode',
+  'plain_class', 'class_lookup',
 ] as const;
 
 /** Reads the running interpreter's opcode facts once. */
@@ -69,6 +72,9 @@ export function installSot(py: PyodideInterface, bridge: Bridge): { runtime(): S
     /** The graph viewer's text (html, dot or svg) for one function's trace tree (0: every function). */
     show: (fid: number, format: string, title: string) => renderViz({ title, functions: runtime().viewFunctions(fid || undefined).map(functionToViz) }, checkFormat(format)),
     translate_count: (fid: number) => runtime().translateCount(fid || undefined),
+    /** paddle.jit.sot.symbolic.compile_cache.CompileSIRCache: captured graphs since its clear(). */
+    compiled_graphs: () => JSON.stringify(runtime().compiledGraphs()),
+    clear_compiled_graphs: () => runtime().clearCompiledGraphs(),
     /** OpcodeExecutorCache().clear(): drops every translated tree (the next calls translate again). */
     reset_translations: () => rt?.resetTranslations(),
     /** The translator's settings behind paddle.jit.sot.utils' ENV_* flags ('strict', 'min_graph_size', 'log_level'). */
@@ -81,7 +87,7 @@ export function installSot(py: PyodideInterface, bridge: Bridge): { runtime(): S
     /** Whole-graph runs of the native executor so far (graphs that ran op by op do not count). */
     executor_runs: () => executorCounters.runs,
     /** Training through captured graphs (sot/graph_training.ts): plans, forward/backward runs, recomputes, fallbacks. */
-    training_counters: () => JSON.stringify(graphTrainingCounters),
+    training_counters: () => JSON.stringify({ ...graphTrainingCounters, pylayer: pyLayerGraphCounters }),
   });
   return { runtime };
 }

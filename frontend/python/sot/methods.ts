@@ -9,18 +9,24 @@ import {
   type Variable,
 } from '../../../sot/variables.js';
 import type { Translator } from './translator.js';
-import { compareOp, fromComputed, getIter, isConstLike, toRt, truthy } from './semantics.js';
+import { callVar, compareOp, fromComputed, getIter, isConstLike, isOp, toRt, truthy } from './semantics.js';
+import { entryTensorEquals } from './value_guards.js';
+import { InstanceVar } from './user_objects.js';
 import { sliceIndices } from './objects.js';
 import { tensorMethodCall } from './tensor_attrs.js';
+import { drain, generatorMethod, GeneratorVar } from './generators.js';
 
 const NONE = (): ConstVar => new ConstVar({ k: 'none' });
 
 export function callMethod(tx: Translator, m: BoundMethodVar, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
   const self = m.self;
   if (self instanceof TensorVar) return tensorMethodCall(tx, self, m.name, args, kwargs);
+  // a method of an object made in translated code: its function, inlined with self
+  if (self instanceof InstanceVar && m.func) return callVar(tx, m.func, [self, ...args], kwargs);
   if (self instanceof ListVar) return listMethod(tx, self, m.name, args, kwargs);
   if (self instanceof DictVar) return dictMethod(tx, self, m.name, args, kwargs);
   if (self instanceof SetVar) return setMethod(tx, self, m.name, args, kwargs);
+  if (self instanceof GeneratorVar) return generatorMethod(tx, self, m.name, args, kwargs);
   if (self instanceof TupleVar && (m.name === 'index' || m.name === 'count') && !kwargs.length) {
     const found = indexOrCount(tx, self.items, m.name, args);
     if (found) return found;
@@ -28,7 +34,8 @@ export function callMethod(tx: Translator, m: BoundMethodVar, args: Variable[], 
     if (r && a.every(Boolean)) return fromComputed(tx, callOnHost(tx, r, m.name, a as RtValue[]));
   }
   if (self instanceof ConstVar) {
-    const a = [...args, ...kwargs.map(([, v]) => v)].map((x) => toRt(tx, x));
+    // a generator argument (', '.join(g)) is consumed whole by the method: its values are passed
+    const a = [...args, ...kwargs.map(([, v]) => v)].map((x) => toRt(tx, x instanceof GeneratorVar ? new TupleVar(drain(tx, x)) : x));
     if (a.every(Boolean)) return fromComputed(tx, callOnHost(tx, self.value, m.name, a as RtValue[], kwargs.map(([k]) => k)));
   }
   if (self instanceof SliceVar && m.name === 'indices' && args.length === 1 && args[0] instanceof ConstVar) {
@@ -52,8 +59,12 @@ export function callOnHost(tx: Translator, self: RtValue, name: string, args: Rt
   }
 }
 
-/** Python's sequence membership test (list.remove/index/count, tuple too): identity first, then ==. */
-const seqEq = (tx: Translator, x: Variable, target: Variable): boolean => x === target || truthy(tx, compareOp(tx, '==', x, target));
+/**
+ * Python's sequence membership test (list.remove/index/count, tuple too): identity first, then
+ * ==; a one-element entry tensor against a number is answered from its value, guarded.
+ */
+const seqEq = (tx: Translator, x: Variable, target: Variable): boolean =>
+  isOp(x, target) === true || (entryTensorEquals(tx, x, target) ?? truthy(tx, compareOp(tx, '==', x, target)));
 
 /** seq.index(x) / seq.count(x) on modelled items; null when the concrete call must decide (a ValueError, start/stop). */
 function indexOrCount(tx: Translator, items: readonly Variable[], name: string, args: Variable[]): ConstVar | null {
@@ -79,6 +90,12 @@ export function itemsOf(tx: Translator, v: Variable): Variable[] {
 }
 
 function listMethod(tx: Translator, l: ListVar, name: string, args: Variable[], kwargs: [string, Variable][]): Variable {
+  if (name === 'sort') {
+    const sorted = sortedConstants(l.items, args, kwargs);
+    if (!sorted) throw new GraphBreak('SOT007', 'list.sort of values other than numbers or strings, or with a key');
+    setListItems(tx, l, sorted);
+    return NONE();
+  }
   if (kwargs.length) throw new GraphBreak('SOT007', `list.${name} with keywords`);
   const items = l.items.slice();
   switch (name) {
@@ -122,6 +139,38 @@ function listMethod(tx: Translator, l: ListVar, name: string, args: Variable[], 
   throw new GraphBreak('SOT007', `list.${name}`);
 }
 
+/**
+ * list.sort() of Python numbers (int, float, bool; no NaN) or of strings, with `reverse=` and no
+ * key: a stable sort, as Python's (equal items keep their order, reversed or not). Null when
+ * Python would compare anything else (the call then runs concretely, raising as Python does).
+ */
+function sortedConstants(items: readonly Variable[], args: Variable[], kwargs: [string, Variable][]): Variable[] | null {
+  if (args.length) return null;   // sort() takes keyword arguments only: Python raises
+  let reverse = false;
+  for (const [k, v] of kwargs) {
+    if (!(v instanceof ConstVar)) return null;
+    if (k === 'reverse' && (v.value.k === 'bool' || v.value.k === 'int')) reverse = Boolean(Number(v.value.v));
+    else if (!(k === 'key' && v.value.k === 'none')) return null;
+  }
+  const consts = items.map((x) => (x instanceof ConstVar ? x.value : null));
+  const num = (c: (typeof consts)[number]): number | bigint | null => (c && (c.k === 'int' || c.k === 'bool' || c.k === 'float') ? (c.k === 'bool' ? (c.v ? 1 : 0) : c.v) : null);
+  let cmp: (a: number, b: number) => number;
+  if (consts.every((c) => num(c) !== null && !Number.isNaN(num(c)))) {
+    const keys = consts.map(num) as (number | bigint)[];
+    cmp = (a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0);
+  } else if (consts.every((c) => c?.k === 'str')) {
+    // code points, as Python compares str (JS compares UTF-16 units)
+    const keys = consts.map((c) => Array.from((c as { v: string }).v, (ch) => ch.codePointAt(0)!));
+    cmp = (a, b) => {
+      const x = keys[a], y = keys[b];
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+      return x.length - y.length;
+    };
+  } else return null;
+  const order = items.map((_, i) => i).sort((a, b) => (reverse ? cmp(b, a) : cmp(a, b)));
+  return order.map((i) => items[i]);
+}
+
 function findKey(tx: Translator, d: DictVar, key: Variable): number {
   if (!isConstLike(key)) throw new GraphBreak('SOT007', 'dict key is not a constant');
   return d.keys.findIndex((k) => truthy(tx, compareOp(tx, '==', k, key)));
@@ -156,6 +205,13 @@ function dictMethod(tx: Translator, d: DictVar, name: string, args: Variable[], 
       return NONE();
     }
     case 'copy': return new DictVar(d.keys.slice(), d.values.slice());
+    case 'popitem': {
+      if (!d.keys.length || args.length || kwargs.length) break;   // KeyError / TypeError from the concrete call
+      const i = d.keys.length - 1;
+      const item = new TupleVar([d.keys[i], d.values[i]]);
+      dictDelete(tx, d, i);
+      return item;
+    }
     case 'clear': d.keys = []; d.values = []; if (d.ref) tx.mutated.add(d); return NONE();
     default: break;
   }

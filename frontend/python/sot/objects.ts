@@ -15,6 +15,9 @@ import { dictSet, itemsOf, setListItems } from './methods.js';
 import { ctxAttr, PyLayerCtxVar, setCtxAttr } from './pylayer.js';
 import { tensorAttr, tensorMethodCall } from './tensor_attrs.js';
 import { asTuple, namedTupleAttr, NamedTupleVar } from './namedtuple.js';
+import { generatorAttr, GeneratorVar } from './generators.js';
+import { callToReturn } from './call_inline.js';
+import { callDunder, classAttr, delInstanceAttr, InstanceVar, instanceAttr, setInstanceAttr } from './user_objects.js';
 
 /** Data attributes of numbers (everything else on a constant is a method). */
 const NUMBER_ATTRS = new Set(['real', 'imag', 'numerator', 'denominator']);
@@ -24,6 +27,7 @@ const attributeError = (detail: string): GraphBreak => new GraphBreak('SOT007', 
 export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
   if (obj instanceof PyLayerCtxVar) return ctxAttr(obj, name);
   if (obj instanceof NamedTupleVar) return namedTupleAttr(obj, name);
+  if (obj instanceof InstanceVar) return instanceAttr(tx, obj, name);
   if (obj instanceof TensorVar) return tensorAttr(tx, obj, name);
   if (obj instanceof ObjectVar) {
     // An exception is new on every call (guarded by its type only): its attributes are read for real.
@@ -66,6 +70,7 @@ export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
     if (name === '__qualname__') return new ConstVar({ k: 'str', v: obj.name });
   }
   if (obj instanceof SuperVar) return superAttr(tx, obj, name);
+  if (obj instanceof GeneratorVar) return generatorAttr(obj, name);
   throw new GraphBreak('SOT007', `attribute '${name}' of ${obj.kind}`);
 }
 
@@ -85,6 +90,7 @@ const writable = (obj: Variable): obj is ObjectVar =>
 /** obj.name = value: logged, replayed after the graph; later reads see it. */
 export function setAttr(tx: Translator, obj: Variable, name: string, value: Variable): void {
   if (obj instanceof PyLayerCtxVar) { setCtxAttr(obj, name, value); return; }
+  if (obj instanceof InstanceVar) { setInstanceAttr(tx, obj, name, value); return; }
   if (!writable(obj)) throw new GraphBreak('SOT007', `setting attribute '${name}' of ${obj.kind}`);
   // A property setter or a custom __setattr__ may store something else: run it concretely.
   if (!tx.host.plainAttr(obj.ref, name)) throw new GraphBreak('SOT007', `attribute '${name}' is not plain storage`);
@@ -94,6 +100,7 @@ export function setAttr(tx: Translator, obj: Variable, name: string, value: Vari
 
 /** del obj.name: the attribute must exist now (else the concrete step raises AttributeError). */
 export function delAttr(tx: Translator, obj: Variable, name: string): void {
+  if (obj instanceof InstanceVar) { delInstanceAttr(tx, obj, name); return; }
   if (!writable(obj)) throw new GraphBreak('SOT007', `deleting attribute '${name}' of ${obj.kind}`);
   getAttr(tx, obj, name);
   tx.attrOverlay.set(`${obj.ref.id as number}.${name}`, null);
@@ -102,6 +109,7 @@ export function delAttr(tx: Translator, obj: Variable, name: string): void {
 
 /** getattr(super(cls, obj), name): bound to obj when the class attribute is a function. */
 function superAttr(tx: Translator, s: SuperVar, name: string): Variable {
+  if (s.obj instanceof InstanceVar && s.cls instanceof ObjectVar) return instanceSuperAttr(tx, s.obj, s.cls, name);
   const cls = toRt(tx, s.cls), obj = toRt(tx, s.obj);
   if (!cls || !obj || cls.k !== 'obj' || obj.k !== 'obj') throw new GraphBreak('SOT007', 'super() of values the translator cannot name');
   let v: RtValue;
@@ -113,6 +121,22 @@ function superAttr(tx: Translator, s: SuperVar, name: string): Variable {
   }
   if (v.k === 'tensor') return tx.constTensor(v.t);
   return fromHostRead(tx, v, null);
+}
+
+/** super(cls, inst).name for an instance made in translated code: the MRO of its class after cls. */
+function instanceSuperAttr(tx: Translator, inst: InstanceVar, cls: ObjectVar, name: string): Variable {
+  let a;
+  try {
+    a = classAttr(tx, inst.cls, name, cls);
+  } catch (e) {
+    if (e instanceof HostError) throw new GraphBreak('SOT007', `${e.pyType}: ${e.message}`);
+    throw e;
+  }
+  if (a.kind === 'function') return new BoundMethodVar(inst, name, a.value);
+  if (a.kind === 'static' || a.kind === 'value') return a.value!;
+  if (a.kind === 'object') return new BoundMethodVar(inst, name, null);
+  if (a.kind === 'property') return callToReturn(tx, a.value!, [inst], []);
+  throw new GraphBreak('SOT007', `super().${name} (${a.kind}) of an object made in translated code`);
 }
 
 /** super() with no arguments inside a method: the frame's __class__ cell and its first argument. */
@@ -141,6 +165,11 @@ export function getItem(tx: Translator, obj: Variable, key: Variable): Variable 
   key = asSlice(tx, key);
   if (obj instanceof NamedTupleVar) obj = asTuple(obj);   // (a slice of one is a plain tuple, as in Python)
   if (obj instanceof TensorVar) return tensorMethodCall(tx, obj, '__getitem__', [key], []);
+  if (obj instanceof InstanceVar) {
+    const r = callDunder(tx, obj, '__getitem__', [key]);
+    if (r) return r;
+    throw new GraphBreak('SOT007', `subscript of ${obj.cls.ref.typeName} without __getitem__`);
+  }
   // Enum classes: Color['RED'] looks a member up by name (pure, computed once on the host)
   if (obj instanceof ObjectVar && obj.info.kind === 'class' && obj.info.pureCall && key instanceof ConstVar && key.value.k === 'str') {
     const o = toRt(tx, obj)!;

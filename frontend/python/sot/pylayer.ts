@@ -1,6 +1,9 @@
 // `SomePyLayer.apply(...)` inside translated code: forward is inlined into the graph (its ops
 // recorded as passing no gradient, as eager runs forward under no_grad) with the context as a
-// simulated object, and the segment ends right after it with one concrete step,
+// simulated object. Usually the apply is then captured whole: a `pylayer` node whose backward is
+// a registered executor host function calling the class's backward (captureInGraph below,
+// sot/pylayer_graph.ts), and the graph goes on. When the ctx holds what one graph run cannot
+// give backward, the segment ends right after forward with one concrete step,
 // SKIFF_PYLAYER (compat/paddle/jit/sot/concrete_exc.py), which builds the real context from
 // what forward stored on the simulated one and records the tape node whose backward calls the
 // user's Python backward. The code after apply starts a new graph whose inputs are apply's
@@ -13,7 +16,11 @@ import { HostError } from '../../../sot/host.js';
 import { BoundMethodVar, ConstVar, DictVar, ListVar, ObjectVar, TensorVar, TupleVar, Variable } from '../../../sot/variables.js';
 import { HANDLERS } from '../handlers/index.js';
 import type { Translator } from './translator.js';
-import { callVar } from './semantics.js';
+import { callVar, toRt } from './semantics.js';
+import { capturedPyLayerBackward } from '../bridge_autograd.js';
+import { pyLayerNode, registerPyLayerBackward } from '../../../sot/pylayer_graph.js';
+import type { RtValue } from '../../../sot/values.js';
+import { isFloating } from '../../../src/tensor/dtype.js';
 
 /** The `ctx` a captured forward receives. */
 export class PyLayerCtxVar extends Variable {
@@ -86,8 +93,11 @@ export function pyLayerCall(tx: Translator, fn: Variable, args: Variable[], kwar
   if (!result || !result.every((o) => o instanceof TensorVar || o instanceof ConstVar)) throw refuse('forward must return tensors');
   const names = [...ctx.attrs.keys()];
   for (const v of ctx.attrs.values()) if (!portable(v)) throw refuse('a ctx attribute the step cannot receive');
-  // The graph keeps forward's ops; the step attaches the backward to its outputs.
   const name = cls.info.kind === 'class' ? cls.info.name : 'PyLayer';
+  // Captured whole: forward in the graph, backward through a host call of the graph's backward program.
+  const captured = captureInGraph(tx, cls, name, ins, outs, result, ctx, names);
+  if (captured) return captured;
+  // Otherwise the graph keeps forward's ops and the step attaches the backward to its outputs.
   throw new GraphBreak('SOT025', `${name}.backward attached after the graph holding its forward`, undefined, {
     opname: 'SKIFF_PYLAYER',
     operands: [
@@ -97,6 +107,48 @@ export function pyLayerCall(tx: Translator, fn: Variable, args: Variable[], kwar
     ],
   });
 }
+
+/**
+ * The PyLayer as one `pylayer` node after forward's ops (sot/pylayer_graph.ts), its backward a
+ * registered host function calling the class's backward through the bridge. Null (the SOT025
+ * path) when backward needs what a graph run cannot give it: outputs that are not floating
+ * tensors, mark_non_differentiable, set_materialize_grads(False), non-tensor saved values, or a
+ * tensor held as a ctx attribute (attributes are fixed at translation; tensors differ per call).
+ */
+function captureInGraph(tx: Translator, cls: ObjectVar, name: string, ins: TensorVar[], outs: Variable, result: readonly Variable[], ctx: PyLayerCtxVar, names: string[]): Variable | null {
+  const call = capturedPyLayerBackward;
+  if (!call) return null;
+  if (!result.length || !result.every((o): o is TensorVar => o instanceof TensorVar && isFloating(o.sym.dtype))) return null;
+  if (ctx.nonDiff.length || !(ctx.materialize instanceof ConstVar && ctx.materialize.value.k === 'bool' && ctx.materialize.value.v)) return null;
+  const saved = ctx.saved ?? [];
+  if (!saved.every((s): s is TensorVar => s instanceof TensorVar)) return null;
+  const values = [...ctx.attrs.values()];
+  if (values.some(holdsTensor)) return null;
+  const rt = [toRt(tx, cls), ...values.map((v) => toRt(tx, v))];
+  if (rt.some((r) => r === null)) return null;
+  const [clsRt, ...valueRts] = rt as RtValue[];
+  let cid: RtValue | undefined;
+  try {
+    cid = tx.host.concrete({ opname: 'SKIFF_PYLAYER_CAPTURE', arg: 0 }, [clsRt, { k: 'tuple', items: names.map((n) => ({ k: 'str', v: n })) }, { k: 'tuple', items: valueRts }])[1];
+  } catch (e) {
+    if (e instanceof HostError) return null;
+    throw e;
+  }
+  if (cid?.k !== 'int') return null;
+  const id = Number(cid.v);
+  const spec = registerPyLayerBackward(name, saved.length, ins.map((x) => ({ dtype: x.sym.dtype, shape: x.sym.shape })), (s, g) => call(id, name, s, g));
+  const g = tx.graph;
+  const stop = g.noGrad || ins.every((x) => x.sym.stop_gradient);
+  const made = result.map((o) => new TensorVar(g.newValue(o.sym.dtype, o.sym.shape, stop)));
+  const node = pyLayerNode(spec, result.map((o) => o.sym.id), ins.map((x) => x.sym.id), saved.map((s) => s.sym.id), made.map((m) => m.sym.id));
+  g.nodes.push(g.noGrad ? { ...node, detach: true } : node);
+  if (outs instanceof TensorVar) return made[0];
+  return outs instanceof ListVar ? new ListVar(made) : new TupleVar(made);
+}
+
+const holdsTensor = (v: Variable): boolean =>
+  v instanceof TensorVar || ((v instanceof TupleVar || v instanceof ListVar) && v.items.some(holdsTensor)) ||
+  (v instanceof DictVar && [...v.keys, ...v.values].some(holdsTensor));
 
 /** Values a step operand can carry (made real by the segment's templates). */
 const portable = (v: Variable): boolean =>

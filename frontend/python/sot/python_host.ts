@@ -10,7 +10,7 @@ import { HANDLERS } from '../handlers/index.js';
 import type { Tensor } from '../../../src/tensor/tensor.js';
 import type { HandleTable } from '../handles.js';
 import type { Decoder, Instruction } from '../bytecode/decode.js';
-import { CodeInfo, type CodeWire } from './code.js';
+import { CO_ASYNC_GENERATOR, CO_COROUTINE, CO_ITERABLE_COROUTINE, CodeInfo, type CodeWire } from './code.js';
 import { type Codec, decodeValue, decodeValues, encodeValue } from './encoding.js';
 import type { Translator } from './translator.js';
 import type { Frame } from './frame.js';
@@ -24,6 +24,26 @@ function staticallyUnsupported(host: SotPythonHost, ins: Instruction): string | 
   if (ins.opname === 'CALL_INTRINSIC_1' && !INTRINSICS_1.has(host.intrinsic1(ins.arg))) return `intrinsic ${host.intrinsic1(ins.arg)}`;
   if (ins.opname === 'LOAD_COMMON_CONSTANT' && host.decoder.info.commonConstants[ins.arg] === undefined) return `common constant ${ins.arg}`;
   return null;
+}
+
+/** CPython 3.12+ wraps a generator's body in a handler turning StopIteration into RuntimeError. */
+const isGeneratorWrapper = (host: SotPythonHost, ins: Instruction): boolean =>
+  ins.opname === 'CALL_INTRINSIC_1' && host.intrinsic1(ins.arg) === 'INTRINSIC_STOPITERATION_ERROR';
+
+/**
+ * A generator's handlers are only CPython's own (the StopIteration wrapper, `yield from`'s
+ * CLEANUP_THROW, comprehension cleanup): no try/finally or with whose code would run when a
+ * suspended generator is closed or collected (which a simulated generator never is).
+ */
+function generatorHandlersOnly(host: SotPythonHost, code: CodeInfo): boolean {
+  for (const target of code.wire.handlers ?? []) {
+    const i = code.byOffset.get(target);
+    const ins = i === undefined ? undefined : code.instructions[i];
+    if (!ins) return false;
+    if (isGeneratorWrapper(host, ins) || ins.opname === 'CLEANUP_THROW' || code.cleanupHandlerCode.has(ins.index)) continue;
+    return false;
+  }
+  return true;
 }
 
 /** The Python functions of paddle.jit.sot.runtime, as PyProxies kept for the process. */
@@ -59,8 +79,12 @@ export interface PyRuntime {
   import_module(globalsOid: number, name: string, fromlistEnc: string, level: number): string;
   plain_attr(oid: number, name: string): boolean;
   builtin_type_has_attr(typeName: string, name: string): boolean;
+  /** The train mode Layer.train()/eval() last set (Paddle's tracer mode; compile_cache.ts). */
+  train_mode(): boolean;
   /** paddle.jit.sot.psdb marks of a code object (by id()): 1 check_no_breakgraph, 2 check_no_fallback. */
   psdb_flags(codeId: number): number;
+  plain_class(oid: number): number;
+  class_lookup(clsOid: number, name: string, afterOid: number): string;
 }
 
 /** A Python object known by id(). Its type name is fetched only when a message needs it. */
@@ -128,16 +152,22 @@ export class SotPythonHost implements Host, Codec {
   private versionCache: VersionTable | null = null;
   intrinsic1(arg: number): string { return this.decoder.info.intrinsic1[arg] ?? `INTRINSIC_${arg}`; }
 
-  /** Why a code object must run as plain Python (checked before its first instruction), or null. */
-  unsupportedReason(code: CodeInfo): string | null {
-    let r = this.unsupported.get(code.id);
+  /**
+   * Why a code object must run as plain Python (checked before its first instruction), or null.
+   * `asGenerator`: a plain generator's body, simulated by frontend/python/sot/generators.ts.
+   */
+  unsupportedReason(code: CodeInfo, asGenerator = false): string | null {
+    const key = asGenerator ? -code.id : code.id;
+    let r = this.unsupported.get(key);
     if (r !== undefined) return r;
     r = null;
-    if (code.isGenerator) r = 'generator or coroutine (SOT106)';
+    if (asGenerator ? (code.wire.flags & (CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR)) !== 0 : code.isGenerator) r = 'generator or coroutine (SOT106)';
     else if (code.hasRealHandlers && !code.simulatesHandlers) r = 'try/except/with blocks (SOT101)';
+    else if (asGenerator && !generatorHandlersOnly(this, code)) r = 'a generator with try/with blocks (its handlers would run when it is closed) (SOT106)';
     else {
       for (const ins of code.instructions) {
         if (code.cleanupHandlerCode.has(ins.index) && !code.hasRealHandlers) continue;
+        if (asGenerator && isGeneratorWrapper(this, ins)) continue;
         const why = HANDLERS[ins.opname] ? staticallyUnsupported(this, ins) : `opcode ${ins.opname}`;
         if (why) { r = `${why} (SOT101)`; break; }
       }
@@ -146,7 +176,7 @@ export class SotPythonHost implements Host, Codec {
         if (intro) r = `frame introspection ${intro}() (SOT102)`;
       }
     }
-    this.unsupported.set(code.id, r);
+    this.unsupported.set(key, r);
     return r;
   }
 
@@ -434,6 +464,24 @@ export class SotPythonHost implements Host, Codec {
     const value = this.decode(r.slice(r.indexOf(';', r.indexOf(';') + 1) + 1));
     this.recordAttrGuard(this.object(owner), name, raw);
     return value;
+  }
+
+  /** Whether instances of the class are plain objects the translator may build (queries.plain_class). */
+  plainClass(ref: HostRef): boolean { return this.rt.plain_class(ref.id as number) === 1; }
+  /**
+   * `name` in the MRO of a plain class (after `after`, as super() looks): what kind of class
+   * attribute it is and its value. Functions, static methods, properties and plain values are
+   * guarded (the wrapper re-checks getattr(owner, name) with `is`).
+   */
+  classLookup(cls: HostRef, name: string, after: HostRef | null): { kind: string; value: RtValue } {
+    const r = this.rt.class_lookup(cls.id as number, name, after ? after.id as number : 0);
+    if (r[0] === 'E') throw this.error(r);
+    const cut = [0, 0, 0];
+    for (let i = 0, at = -1; i < 3; i++) { at = r.indexOf(';', at + 1); cut[i] = at; }
+    const kind = r.slice(0, cut[0]);
+    const owner = Number(r.slice(cut[0] + 1, cut[1])), guard = Number(r.slice(cut[1] + 1, cut[2]));
+    if (['object', 'function', 'static', 'property', 'value'].includes(kind)) this.recordAttrGuard(this.object(owner), name, guard);
+    return { kind, value: this.decode(r.slice(cut[2] + 1)) };
   }
 
   /** Whether obj.name = v simply stores v (no property setter, no custom __setattr__). */

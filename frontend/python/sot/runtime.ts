@@ -21,6 +21,9 @@ import type { HandleTable } from '../handles.js';
 import { profileSpan } from '../../../src/profiler/profiler.js';
 import type { ViewedFunction } from '../../../sot/graph_view.js';
 import { holdsSymInt } from './symint.js';
+import { ResumeCache } from './resume_cache.js';
+import { concreteSites, SiteEscape } from './generators.js';
+import { clearCompileCache, type CompiledEntry, compileCacheEntries, stampGraph } from './compile_cache.js';
 
 /**
  * Limits from ARCHITECTURE.md: a tree past this many nodes, or this many re-translations (a
@@ -38,6 +41,8 @@ interface Fn {
   readonly code: CodeInfo;
   readonly wrapperId: number;
   readonly fullGraph: boolean;
+  /** Registered by symbolic_translate: errors leaving it name the simulated stack (compat translate.py). */
+  readonly paddleErrors: boolean;
   roots: TreeNode[];
   translations: number;
   /** Translations made because existing nodes' guards failed (bounded by TRANSLATION_LIMIT). */
@@ -51,6 +56,8 @@ interface Fn {
   pins: number[];
   /** Dims made symbolic up front (InputSpec None/-1), by entry source key. */
   spec: DimSpec;
+  /** Children after a break, shared by parents that leave the same layout (resume_cache.ts). */
+  readonly resume: ResumeCache;
 }
 
 export interface SotStats { translations: number; graphsRun: number; graphOpsRun: number; stepsRun: number; calls: number; fallbacks: number }
@@ -81,7 +88,7 @@ export class SotRuntime {
   // ---- called from Python ---------------------------------------------------------------------
 
   /** Registers a function (by object id) for translation; a negative id means "always run it as plain Python" (explain() still reports why). */
-  readonly register = (fnOid: number, wrapperOid: number, fullGraph: number): number => {
+  readonly register = (fnOid: number, wrapperOid: number, flags: number): number => {
     const ref = this.host.object(fnOid);
     const info = this.host.describe(ref);
     if (info.kind !== 'function') return NOT_A_FUNCTION;
@@ -89,7 +96,7 @@ export class SotRuntime {
     this.host.pin(ref);
     this.host.pin(this.host.object(wrapperOid));
     const fn: Fn = {
-      fid: this.fns.length + 1, ref, code, wrapperId: wrapperOid, fullGraph: fullGraph !== 0, roots: [], translations: 0, misses: 0,
+      fid: this.fns.length + 1, ref, code, wrapperId: wrapperOid, fullGraph: (flags & 1) !== 0, paddleErrors: (flags & 2) !== 0, roots: [], translations: 0, misses: 0, resume: new ResumeCache(),
       eager: false, eagerReason: '', guards: [], guardSets: [], events: [], pins: [], spec: new Map(),
     };
     const why = this.host.unsupportedReason(code);
@@ -105,7 +112,11 @@ export class SotRuntime {
     return fn.eager ? -fn.fid : fn.fid;
   };
 
-  /** One call: 'E…' an exception (pending in Python), 'F' run eagerly from now on, 'X' run eagerly this time, else the encoded result. */
+  /**
+   * One call: 'E…' an exception (pending in Python), 'F' run eagerly from now on, 'N' the same
+   * with the functions it calls translated (psdb.fallback(recursive=False)), 'X' run eagerly
+   * this time, else the encoded result.
+   */
   readonly call = (fid: number, enc: string, nargs: number): string => {
     const result = this.run(fid, nargs, () => this.host.decodeMany(enc));
     return typeof result === 'string' ? result : this.host.encode(result);
@@ -113,16 +124,19 @@ export class SotRuntime {
 
   /**
    * The numeric form of call() for the common case where every argument is a tensor or a plain
-   * object (a Layer): `codes` = [layer version, then per argument a tensor handle (> 0) or minus
-   * an object id (< 0)]. No string is built or parsed on either side; a tensor result comes back
-   * as its handle (a number), anything else in call()'s string form.
+   * object (a Layer): `codes` = [layer version, a mask whose bit i marks argument i as an
+   * object, then per argument a tensor handle or an object id]. Handles are signed (negative for
+   * tensors of 64 KiB or more, frontend/python/handles.ts), so the sign cannot say which is which.
+   * No string is built or parsed on either side; a tensor result comes back as its handle (a
+   * number), anything else in call()'s string form.
    */
   readonly callFast = (fid: number, codes: ArrayLike<number>): string | number => {
-    const result = this.run(fid, codes.length - 1, () => {
+    const result = this.run(fid, codes.length - 2, () => {
       const vals: RtValue[] = [{ k: 'int', v: codes[0] }];
-      for (let i = 1; i < codes.length; i++) {
+      const objects = codes[1];
+      for (let i = 2; i < codes.length; i++) {
         const c = codes[i];
-        vals.push(c > 0 ? { k: 'tensor', t: this.host.tensor(c) } : { k: 'obj', ref: this.host.object(-c) });
+        vals.push((objects >> (i - 2)) & 1 ? { k: 'obj', ref: this.host.object(c) } : { k: 'tensor', t: this.host.tensor(c) });
       }
       return vals;
     });
@@ -133,6 +147,7 @@ export class SotRuntime {
   private run(fid: number, nargs: number, decodeArgs: () => RtValue[]): RtValue | string {
     const fn = this.fns[fid - 1];
     this.stats.calls++;
+    this.depth++;
     const stats: WalkStats = { graphsRun: 0, graphOpsRun: 0, stepsRun: 0, effectsRun: 0, translations: 0 };
     try {
       if (!fn || fn.eager) return 'F';
@@ -155,9 +170,13 @@ export class SotRuntime {
       // Once a step or a side effect ran, the call cannot be redone as plain Python.
       return this.failure(fn, e, stats.stepsRun > 0 || stats.effectsRun > 0);
     } finally {
-      this.host.endCall();
+      // Ids of per-call objects stay valid until the outermost call ends (a concrete step may
+      // run another translated function: its end is not the end of the call that holds them).
+      if (--this.depth === 0) this.host.endCall();
     }
   };
+  /** Nesting of run(): a concrete step may call another translated function. */
+  private depth = 0;
 
   readonly invalidate = (fid: number): void => {
     const fn = this.fns[fid - 1];
@@ -170,6 +189,15 @@ export class SotRuntime {
   // ---- translation ---------------------------------------------------------------------------
 
   private translate(fn: Fn, parent: TreeNode | null, entry: readonly RtValue[], caught = false): TreeNode {
+    // Paddle's resume cache: the code after this break may already be translated after another parent.
+    const sharable = parent !== null && !caught && parent.exit.k === 'step' && !parent.entryShapes;
+    if (sharable) {
+      const shared = fn.resume.find(parent, (parent.exit as { layout: unknown }).layout as Layout, entry);
+      if (shared) {
+        this.log2(`sot: ${fn.code.wire.qualname}: the code after the break is shared with another path`);
+        return shared;
+      }
+    }
     fn.translations++;
     if ((parent ? (caught ? parent.excChildren : parent.children).length : fn.roots.length) > 0) fn.misses++;
     this.stats.translations++;
@@ -193,14 +221,33 @@ export class SotRuntime {
     host.pendingGuardSets = [];
     // Host reads of the entry translation are checked by the wrapper before each call; those of
     // a translation after a step, by the node itself when a call reaches it.
-    const tx = new Translator(host, this.v, opts, entry, guardSlot, parent !== null);
-    tx.dynamicShapes = parent ? childEntryShapes(parent) : rootEntryShapes(fn.spec, this.autoDims(fn, entry));
-    tx.enter(layout);
-    if (!parent) this.bindRootClosure(fn, tx);
-    const node = tx.run();
+    const autoDims = parent ? null : this.autoDims(fn, entry);
+    // A generator (or partial) the traced code made that is live where the segment ends has no
+    // real counterpart: the segment is translated again with it made for real (generators.ts).
+    const sites = new Set<string>();
+    let tx: Translator, node: TreeNode;
+    for (let attempt = 0; ; attempt++) {
+      tx = new Translator(host, this.v, opts, entry, guardSlot, parent !== null);
+      concreteSites.set(tx, sites);
+      tx.dynamicShapes = parent ? childEntryShapes(parent) : rootEntryShapes(fn.spec, autoDims);
+      tx.enter(layout);
+      if (!parent) this.bindRootClosure(fn, tx);
+      try {
+        node = tx.run();
+        break;
+      } catch (e) {
+        if (!(e instanceof SiteEscape) || attempt > 10) throw e;
+        this.log1(`sot: ${fn.code.wire.qualname}: ${e.message}; translating again with it made for real`);
+        sites.add(sites.has(e.site) || sites.size >= 8 ? '*' : e.site);
+      }
+    }
     // The tree is dynamic from the first node with a symbolic entry dim down.
     if (tx.entryShapes.size || parent?.entryShapes) node.entryShapes = tx.entryShapes;
-    if (node.graph) node.graph.name = `${fn.code.wire.qualname}#${fn.translations}`;
+    if (sharable) fn.resume.add(parent, layout, node, entry, guardSlot, (id) => host.code(id));
+    if (node.graph) {
+      node.graph.name = `${fn.code.wire.qualname}#${fn.translations}`;
+      stampGraph(node.graph, this.rt.train_mode());
+    }
     fn.events.push(...tx.events);
     fn.pins.push(...host.pendingPins);
     fn.guardSets.push(...host.pendingGuardSets);
@@ -333,7 +380,11 @@ export class SotRuntime {
       // A Python exception from a concrete step: it is pending on the Python side with its type;
       // a frame at the user's line is added to its traceback.
       const ev = (e as HostError & { sotEvent?: BreakEvent }).sotEvent;
-      if (ev && fn) this.rt.set_error_location(JSON.stringify(ev.frames ?? [{ file: ev.file, line: ev.line, name: fn.code.wire.name }]));
+      // (`sim`: the frames Paddle shows as its simulated stack, see BreakEvent.segmentFrom)
+      if (ev && fn) {
+        const frames = (ev.frames ?? [{ file: ev.file, line: ev.line, name: fn.code.wire.name }]).map((f, i) => (fn.paddleErrors && i >= (ev.segmentFrom ?? 0) ? { ...f, sim: 1 } : f));
+        this.rt.set_error_location(JSON.stringify(frames));
+      }
       return `E${e.pyType}\u0001${e.message}`;
     }
     if (e instanceof StrictModeError) return `ERuntimeError\u0001${e.message}`;
@@ -347,7 +398,7 @@ export class SotRuntime {
     if (fn && !stepsRan) {
       this.markEager(fn, e instanceof GraphBreak ? `${e.code}: ${e.detail}` : `internal error (SOT105): ${msg}`);
       if (this.logLevel >= 1 && !(e instanceof GraphBreak)) this.log1((e as Error).stack ?? msg);
-      return 'F';
+      return e instanceof GraphBreak && e.code === 'SOT121' ? 'N' : 'F';
     }
     // A concrete step already ran: the call cannot be redone eagerly without repeating it.
     return `ERuntimeError\u0001skiff SOT internal error after side effects ran: ${msg}`;
@@ -365,6 +416,7 @@ export class SotRuntime {
 
   private dropTree(fn: Fn): void {
     fn.roots = [];
+    fn.resume.clear();
     fn.guards = [];
     for (const p of fn.pins) this.host.unpinId(p);
     fn.pins = [];
@@ -409,6 +461,10 @@ export class SotRuntime {
     if (fid === undefined) return this.stats.translations;
     return this.fns[fid - 1]?.translations ?? 0;
   }
+
+  /** CompileSIRCache().cache: the graphs of live trees captured since its last clear(). */
+  compiledGraphs(): CompiledEntry[] { return compileCacheEntries(this.fns.flatMap((f) => f.roots)); }
+  clearCompiledGraphs(): void { clearCompileCache(); }
 
   /** explain(): graphs, ops per graph, breaks with code and location, guards per entry. */
   explain(fid: number): object {

@@ -19,6 +19,8 @@ import { GradMethodVar, GradModeVar, gradModeHostObject } from './grad_mode.js';
 import type { Translator } from './translator.js';
 import { symIntTemplate, SymIntVar } from './symint.js';
 import { NamedTupleVar } from './namedtuple.js';
+import { SiteBoundVar, SiteEscape } from './generators.js';
+import { InstanceVar } from './user_objects.js';
 
 /** How the child rebuilds one stack entry or local. */
 export type LayoutValue =
@@ -28,6 +30,8 @@ export type LayoutValue =
   | { readonly cell: number }
   /** A modelled value rebuilt from the tuple in `slot` (iter: the remaining items). */
   | { readonly as: 'iter' | 'range' | 'slice' | 'set' | 'super'; readonly slot: number }
+  /** An object made by the traced code (user_objects.ts): (class, attribute names, values) in `slot`. */
+  | { readonly as: 'instance'; readonly slot: number }
   /** A dict view of the dict in `slot`. */
   | { readonly as: 'keys' | 'values' | 'items'; readonly slot: number }
   /** A function made by the traced code: (defaults, kwdefaults) in `slot`, its closure as cells. */
@@ -93,6 +97,22 @@ export class SegmentTemplates {
     return t;
   }
 
+  /** Instances whose template is being made (an object reaching itself cannot be built from its parts). */
+  private readonly building = new Set<InstanceVar>();
+
+  /** An object made by the traced code, built for real once per run with its simulated __dict__. */
+  private instance(v: InstanceVar): Template {
+    if (this.building.has(v)) throw new GraphBreak('SOT105', 'an object made in translated code refers to itself');
+    if (this.handOff) this.realized.add(v);
+    this.building.add(v);
+    try {
+      const names = [...v.attrs.keys()].map(strT);
+      return this.build('object', [this.tpl(v.cls), { k: 'dict', keys: names, values: [...v.attrs.values()].map((x) => this.tpl(x)) }]);
+    } finally {
+      this.building.delete(v);
+    }
+  }
+
   private build(ctor: string, operands: Template[]): Template {
     return { k: 'build', step: { opname: 'SKIFF_NEW', arg: 0, argval: { k: 'str', v: ctor } }, operands };
   }
@@ -108,13 +128,18 @@ export class SegmentTemplates {
     const rec = (x: Variable) => this.tpl(x);
     if (v instanceof ConstVar) return { k: 'const', v: v.value };
     if (v instanceof NamedTupleVar) return this.build('namedtuple', [rec(v.cls), { k: 'tuple', items: v.items.map(rec) }]);
+    if (v instanceof InstanceVar) return this.instance(v);
     if (v instanceof TensorVar) {
       // a written entry tensor is the real object (its storage receives the graph's value)
       const written = tx.entryWrites.get(v);
       if (written) return { k: 'local', source: written };
       const inp = tx.graph.inputs.find((i) => i.value === v.sym.id);
       if (inp) {
-        if (inp.source.k === 'const') return { k: 'const', v: { k: 'tensor', t: tx.constTensorAt(inp.source.i) } };
+        if (inp.source.k === 'const') {
+          const c: Template = { k: 'const', v: { k: 'tensor', t: tx.constTensorAt(inp.source.i) } };
+          // made by the traced code (to_tensor.ts): eager gives a new tensor per call
+          return tx.madeConsts.has(inp.source.i) ? this.build('clone', [c]) : c;
+        }
         return { k: 'local', source: inp.source };
       }
       let i = this.outIndex.get(v.sym);
@@ -157,6 +182,8 @@ export class SegmentTemplates {
         ],
       };
     }
+    // a generator or partial made by the traced code: translated again with it made for real
+    if (v instanceof SiteBoundVar) throw new SiteEscape(v.site, `a ${v.kind}`);
     throw new GraphBreak('SOT105', `a ${v.kind} value is live across a graph break`);
   }
 
@@ -181,7 +208,16 @@ export class LayoutBuilder {
   private readonly cellKeys = new Map<CellVar, number>();
   private readonly cellOrder: CellVar[] = [];
 
-  constructor(private readonly tx: Translator, private readonly t: SegmentTemplates) {}
+  /**
+   * Objects made by the traced code that are reachable inside other live values (containers,
+   * cells, other objects' attributes): those travel as real objects (see make), so that every
+   * path to one reaches the same object.
+   */
+  private readonly nested: Set<InstanceVar>;
+
+  constructor(private readonly tx: Translator, private readonly t: SegmentTemplates) {
+    this.nested = nestedInstances(tx);
+  }
 
   /** A new slot holding `tpl`. */
   slotFor(tpl: Template): number {
@@ -191,8 +227,16 @@ export class LayoutBuilder {
 
   private slot(v: Variable): number {
     let i = this.slotOf.get(v);
-    if (i === undefined) { i = this.slotFor(this.t.tpl(v)); this.slotOf.set(v, i); }
+    if (i === undefined) { i = this.slotFor(this.guarded(v, this.t.tpl(v))); this.slotOf.set(v, i); }
     return i;
+  }
+
+  /**
+   * A value holding an object made by the traced code becomes a real object in this run: the
+   * child must guard the slot (its identity is new on every call), never assume it unguarded.
+   */
+  private guarded(v: Variable, tpl: Template): Template {
+    return holdsInstance(v) ? { k: 'fresh', inner: tpl } : tpl;
   }
 
   value(v: Variable | undefined): LayoutValue {
@@ -204,13 +248,18 @@ export class LayoutBuilder {
   }
 
   private tupleSlot(items: readonly Variable[]): number {
-    return this.slotFor({ k: 'tuple', items: items.map((x) => this.t.tpl(x)) });
+    const tpl: Template = { k: 'tuple', items: items.map((x) => this.t.tpl(x)) };
+    return this.slotFor(items.some(holdsInstance) ? { k: 'fresh', inner: tpl } : tpl);
   }
 
   private make(v: Variable): LayoutValue {
     // Handed to Python in this step: the child re-reads the real object (guarded).
     if (this.t.realized.has(v)) return this.slotFor({ k: 'fresh', inner: this.t.tpl(v) });
     if (v instanceof IterVar) return { as: 'iter', slot: this.tupleSlot(v.items.slice(v.pos)) };
+    if (v instanceof InstanceVar && !this.nested.has(v) && ![...v.attrs.values()].some(holdsInstance)) {
+      // only in frames (not handed to Python, not inside another value): its class and attributes
+      return { as: 'instance', slot: this.tupleSlot([v.cls, new TupleVar([...v.attrs.keys()].map((k) => new ConstVar({ k: 'str', v: k }))), new TupleVar([...v.attrs.values()])]) };
+    }
     if (v instanceof RangeVar) return { as: 'range', slot: this.tupleSlot([v.start, v.stop, v.step].map((n) => new ConstVar({ k: 'int', v: n }))) };
     if (v instanceof SliceVar) return { as: 'slice', slot: this.tupleSlot([v.start, v.stop, v.step]) };
     if (v instanceof SetVar) return { as: 'set', slot: this.tupleSlot(v.items) };
@@ -286,6 +335,13 @@ export function rebuildFrames(tx: Translator, layout: Layout, slotVar: (i: numbe
         case 'slice': v = new SliceVar(xs[0], xs[1], xs[2]); break;
         case 'set': v = new SetVar(xs); break;
         case 'super': v = new SuperVar(xs[0], xs[1]); break;
+        case 'instance': {
+          const names = xs[1] instanceof TupleVar ? xs[1].items : [], vals = xs[2] instanceof TupleVar ? xs[2].items : [];
+          if (!(xs[0] instanceof ObjectVar)) throw new Error('sot: an instance layout without its class');
+          const str = (n: Variable): string => { const c = (n as ConstVar).value; return c.k === 'str' ? c.v : ''; };
+          v = new InstanceVar(xs[0], new Map(names.map((n, i) => [str(n), vals[i]])));
+          break;
+        }
         case 'function': {
           const defaults = xs[0] instanceof TupleVar ? xs[0].items.slice() : [];
           const kw = xs[1] instanceof DictVar ? xs[1] : null;
@@ -310,3 +366,43 @@ export function rebuildFrames(tx: Translator, layout: Layout, slotVar: (i: numbe
 
 export type { HostRef, RtValue, Source };
 export { slotSource };
+
+/** Children of a value that the layout carries with it (containers, cells, closures, attributes). */
+function parts(v: Variable): readonly (Variable | null | undefined)[] {
+  if (v instanceof TupleVar || v instanceof ListVar || v instanceof SetVar || v instanceof IterVar || v instanceof NamedTupleVar) return v.items;
+  if (v instanceof DictVar) return [...v.keys, ...v.values];
+  if (v instanceof CellVar) return [v.contents];
+  if (v instanceof FunctionVar) return [...v.closure, ...v.defaults, v.kwdefaults];
+  if (v instanceof BoundMethodVar) return [v.self];
+  if (v instanceof SuperVar) return [v.cls, v.obj];
+  if (v instanceof DictViewVar) return [v.dict];
+  if (v instanceof InstanceVar) return [...v.attrs.values()];
+  return [];
+}
+
+/** Whether v is, or holds somewhere inside, an object made by the traced code. */
+function holdsInstance(v: Variable | null | undefined): boolean {
+  const seen = new Set<Variable>();
+  const has = (x: Variable | null | undefined): boolean => {
+    if (!x || seen.has(x)) return false;
+    seen.add(x);
+    return x instanceof InstanceVar || parts(x).some(has);
+  };
+  return has(v);
+}
+
+/** Objects made by the traced code found inside other live values of the frames. */
+function nestedInstances(tx: Translator): Set<InstanceVar> {
+  const out = new Set<InstanceVar>();
+  const seen = new Set<Variable>();
+  const inner = (v: Variable | null | undefined): void => {
+    if (!v || seen.has(v)) return;
+    seen.add(v);
+    if (v instanceof InstanceVar) out.add(v);
+    parts(v).forEach(inner);
+  };
+  for (const f of tx.frames) {
+    for (const v of [...f.stack, ...f.locals, f.excInfo]) if (v) parts(v).forEach(inner);
+  }
+  return out;
+}

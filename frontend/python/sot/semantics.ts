@@ -22,11 +22,17 @@ import type { Translator } from './translator.js';
 import { inlineCall } from './inline.js';
 import { dunderTruth } from './call_inline.js';
 import { namedTupleCall, NamedTupleVar } from './namedtuple.js';
+import { toTensorCall } from './to_tensor.js';
+import { InstanceVar, instanceCompare, instanceIter, instanceTruth, userClassCall } from './user_objects.js';
 import { callBuiltin, callPure } from './builtins.js';
 import { getAttr, getItem } from './objects.js';
 import { callMethod, fromHostSet, setBinary, setHas, setListItems, setOrder, viewItems } from './methods.js';
 import { hasSymInt, symIntBinary, symIntCompare, symIntTruthy, symIntUnary, SymIntVar } from './symint.js';
 import { symIntApi } from './symint_ops.js';
+import { drain, GeneratorVar } from './generators.js';
+import { callPartial, functoolsCall, PartialVar } from './functools.js';
+import { entryTensorEquals } from './value_guards.js';
+import { numpyScalarConst } from './numpy_values.js';
 
 // ---- conversions ------------------------------------------------------------------------------
 
@@ -205,6 +211,8 @@ function hostBinary(tx: Translator, sym: string, a: RtValue, b: RtValue): RtValu
 }
 
 function tensorBinary(tx: Translator, sym: string, a: Variable, b: Variable): Variable {
+  a = numpyScalarConst(tx, a) ?? a;
+  b = numpyScalarConst(tx, b) ?? b;
   let base = sym;
   if (sym.length > 1 && sym.endsWith('=') && !['==', '!=', '<=', '>='].includes(sym)) base = sym.slice(0, -1);
   let x = a, y = b, reflected = false;
@@ -255,6 +263,7 @@ export function compareOp(tx: Translator, sym: string, a: Variable, b: Variable)
   if (a instanceof TensorVar || b instanceof TensorVar) return tensorBinary(tx, sym, a, b);
   if (a instanceof ConstVar && b instanceof ConstVar) return fromComputed(tx, hostCompare(tx, sym, a.value, b.value));
   if (a instanceof SetVar || b instanceof SetVar) return setBinary(tx, 'COMPARE_OP', tx.host.compareOpArg(sym), a, b);
+  if ((sym === '==' || sym === '!=') && (a instanceof InstanceVar || b instanceof InstanceVar)) return instanceCompare(tx, sym, a, b);
   if ((sym === '==' || sym === '!=') && identityEq(a, b)) {
     const same = a instanceof ObjectVar && b instanceof ObjectVar && a.ref.id === b.ref.id;
     return new ConstVar({ k: 'bool', v: sym === '==' ? same : !same });
@@ -293,6 +302,8 @@ function hostCompare(tx: Translator, sym: string, a: RtValue, b: RtValue): RtVal
 
 export function isOp(a: Variable, b: Variable): boolean | null {
   if (a === b) return true;
+  // an object made in translated code is no other value
+  if (a instanceof InstanceVar || b instanceof InstanceVar) return a instanceof NullVar || b instanceof NullVar ? null : false;
   if (a instanceof ConstVar && b instanceof ConstVar) {
     if (a.value.k === 'none' || b.value.k === 'none') return a.value.k === b.value.k;
     if (a.value.k === 'bool' && b.value.k === 'bool') return a.value.v === b.value.v;
@@ -311,6 +322,8 @@ export function containsOp(tx: Translator, needle: Variable, hay: Variable): boo
     for (const x of hay.items) {
       const r = isOp(x, needle);
       if (r) return true;
+      const known = entryTensorEquals(tx, x, needle);
+      if (known !== null) { if (known) return true; continue; }
       const eq = compareOp(tx, '==', x, needle);
       if (eq instanceof TensorVar) throw new GraphBreak('SOT001', '`in` over tensors needs tensor values');
       if (truthy(tx, eq)) return true;
@@ -349,8 +362,9 @@ export function truthy(tx: Translator, v: Variable): boolean {
   if (v instanceof DictViewVar) return v.dict.keys.length > 0;
   if (v instanceof RangeVar) return v.length > 0;
   if (v instanceof NamedTupleVar) return v.items.length > 0;
+  if (v instanceof InstanceVar) return instanceTruth(tx, v);
   if (v instanceof TensorVar) throw new GraphBreak('SOT001', 'bool() of a tensor');
-  if (v instanceof FunctionVar || v instanceof BoundMethodVar || v instanceof SliceVar || v instanceof SuperVar || v instanceof IterVar) return true;
+  if (v instanceof FunctionVar || v instanceof BoundMethodVar || v instanceof SliceVar || v instanceof SuperVar || v instanceof IterVar || v instanceof GeneratorVar) return true;
   if (v instanceof ObjectVar) {
     if (['function', 'api', 'builtin', 'module', 'class', 'method'].includes(v.info.kind)) return true;
     if (v.info.kind === 'other' && v.info.traits & TRAIT_TRUE) return true;
@@ -376,7 +390,10 @@ export function truthy(tx: Translator, v: Variable): boolean {
 
 export function getIter(tx: Translator, v: Variable): Variable {
   if (v instanceof IterVar) return v;
+  // callers here take every item now (list(gen), sum(gen), unpacking); GET_ITER, iter(), any/all keep it lazy
+  if (v instanceof GeneratorVar) return new IterVar(drain(tx, v));
   if (v instanceof NamedTupleVar) return new IterVar(v.items.slice());
+  if (v instanceof InstanceVar) return instanceIter(tx, v);
   if (v instanceof TupleVar || v instanceof ListVar) return new IterVar(v.items.slice());
   if (v instanceof RangeVar) {
     const items: Variable[] = [];
@@ -410,13 +427,15 @@ export function callVar(tx: Translator, fn: Variable, args: Variable[], kwargs: 
   if (gm) return gm;
   if (fn instanceof BoundMethodVar) return callMethod(tx, fn, args, kwargs);
   if (fn instanceof FunctionVar) return inlineCall(tx, fn, null, args, kwargs);
+  if (fn instanceof PartialVar) return callPartial(tx, fn, args, kwargs);
+  if (fn instanceof InstanceVar) return callVar(tx, getAttr(tx, fn, '__call__'), args, kwargs);
   if (fn instanceof ObjectVar) {
     const info = fn.info;
     switch (info.kind) {
       case 'api':
         if (!info.inplace) return callApi(tx, info.api, args, kwargs);
         return functionalizeInplace(tx, info.api, args, kwargs);
-      case 'function': return inlineCall(tx, fn, null, args, kwargs);
+      case 'function': return toTensorCall(tx, fn, args, kwargs) ?? inlineCall(tx, fn, null, args, kwargs);
       case 'method': {
         const selfVar = tx.objectVar(info.self, null);
         const funcVar = tx.objectVar(info.func, null);
@@ -425,7 +444,7 @@ export function callVar(tx: Translator, fn: Variable, args: Variable[], kwargs: 
       case 'builtin': return callBuiltin(tx, info.name, fn, args, kwargs);
       case 'class': {
         if (info.pureCall) return callPure(tx, fn, args, kwargs);
-        const nt = namedTupleCall(tx, fn, args, kwargs);
+        const nt = namedTupleCall(tx, fn, args, kwargs) ?? userClassCall(tx, fn, args, kwargs);
         if (nt) return nt;
         break;
       }
@@ -439,6 +458,8 @@ export function callVar(tx: Translator, fn: Variable, args: Variable[], kwargs: 
       }
       default: break;
     }
+    const ft = functoolsCall(tx, fn, args, kwargs);
+    if (ft !== null) return ft;
     throw new GraphBreak('SOT005', `call of ${fn.ref.typeName}`);
   }
   throw new GraphBreak('SOT005', `call of ${fn.kind}`);

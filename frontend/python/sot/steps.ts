@@ -75,7 +75,9 @@ export const STEPS: Readonly<Record<string, StepRow>> = {
   BEFORE_WITH: { pops: 1, pushes: 2 },
   LOAD_SPECIAL: { pops: 1, pushes: 2 },
   // [exit, (exit self on 3.14,) lasti, previous exception, exception] stay, the result is pushed
-  WITH_EXCEPT_START: { pops: (_a, v) => (v.minor >= 14 ? 5 : 4), pushes: (_a, v) => (v.minor >= 14 ? 6 : 5) },
+  // (3.10: [exit, previous tb/value/type, tb/value/type], the translator's exception in the last three)
+  WITH_EXCEPT_START: { pops: (_a, v) => (v.blockStack ? 7 : v.minor >= 14 ? 5 : 4), pushes: (_a, v) => (v.blockStack ? 8 : v.minor >= 14 ? 6 : 5) },
+  SETUP_WITH: { pops: 1, pushes: 2 },
   // 3.10 / 3.11 (handlers/legacy.ts); concrete.py has steps of the same names
   CALL_FUNCTION: { pops: (a) => a + 1, pushes: 1 },
   CALL_FUNCTION_KW: { pops: (a) => a + 2, pushes: 1 },

@@ -4,7 +4,7 @@
 import { FunctionGraph, SymTensor } from '../../../sot/function_graph.js';
 import { BREAKS, type BreakEvent, GraphBreak } from '../../../sot/graph_breaks.js';
 import type { EntryShapes } from '../../../sot/dynamic_dims.js';
-import { aliasingGuard, constGuard, GuardSet, identityGuard, kindGuard, lengthGuard, resolveLocal, soleStorageGuard, tensorGuard, typeGuard, unaliasedWrittenGuard } from '../../../sot/guards.js';
+import { aliasingGuard, constGuard, gradModeGuard, GuardSet, identityGuard, kindGuard, lengthGuard, resolveLocal, soleStorageGuard, tensorGuard, typeGuard, unaliasedWrittenGuard } from '../../../sot/guards.js';
 import { isStatic, type Shape } from '../../../src/tensor/shape.js';
 import { type ConcreteStep, HostError } from '../../../sot/host.js';
 import { constSource, isLocalSource, itemSource, slotSource, type Source } from '../../../sot/sources.js';
@@ -16,6 +16,7 @@ import {
 } from '../../../sot/variables.js';
 import type { Tensor } from '../../../src/tensor/tensor.js';
 import type { CodeInfo } from './code.js';
+import type { Instruction } from '../bytecode/decode.js';
 import type { Frame } from './frame.js';
 import { HANDLERS } from '../handlers/index.js';
 import { exitLoop } from '../handlers/jumps.js';
@@ -25,6 +26,8 @@ import { type Layout, LayoutBuilder, type LayoutValue, rebuildFrames, SegmentTem
 import { stepPops, stepPushes } from './steps.js';
 import { unwindLayout } from './unwind.js';
 import { outerGradMode } from './grad_mode.js';
+import { SiteEscape } from './generators.js';
+import { isGradEnabled } from '../../../src/autograd/mode.js';
 
 export type { FrameLayout, Layout } from './segment.js';
 
@@ -62,6 +65,8 @@ export class Translator {
   entryGradDepth = 0;
   /** Set when the translation read layer attributes: the node then guards the layer version (slot 0). */
   layerDependent = false;
+  /** The real grad mode at the segment's entry (translation runs inside a real call): guarded. */
+  readonly entryGradEnabled = isGradEnabled();
 
   constructor(
     readonly host: PythonHost,
@@ -88,12 +93,20 @@ export class Translator {
       return v;
     };
     const frames = rebuildFrames(this, layout, slotVar);
-    for (const f of frames) this.frames.push(f);
+    for (const f of frames) { this.frames.push(f); this.resumedFrames.add(f); }
     this.gradDepth = this.entryGradDepth = layout.gradDepth ?? 0;
     this.graph.noGrad = this.gradDepth > 0;
 
     const inner = layout.frames[layout.frames.length - 1];
     if (inner.forIter !== undefined) this.resumeForIter(this.frames[this.frames.length - 1], inner.forIter);
+  }
+
+  /** Frames rebuilt from the entry layout (the rest were entered by calls inlined in this segment). */
+  private readonly resumedFrames = new WeakSet<Frame>();
+  /** The innermost resumed frame still on the stack (BreakEvent.segmentFrom). */
+  private segmentFrom(): number {
+    for (let i = this.frames.length - 1; i > 0; i--) if (this.resumedFrames.has(this.frames[i])) return i;
+    return 0;
   }
 
   /** Variables of real lists and dicts by object id, and every place one was found (aliasing guard). */
@@ -191,6 +204,16 @@ export class Translator {
 
   constTensorAt(i: number): Tensor { return this.constInputs.get(i)!; }
 
+  /** Constant inputs made by the traced code (to_tensor.ts): a copy per run stands for them outside the graph. */
+  readonly madeConsts = new Set<number>();
+  /** A tensor the traced code creates from constants, bound as a constant of the graph. */
+  madeConstTensor(t: Tensor): TensorVar {
+    const v = this.constTensor(t);
+    const i = this.boundTensorOf(v);
+    if (i !== null) this.madeConsts.add(i);
+    return v;
+  }
+
   /** A real tensor (parameter, global, step-made constant) used inside the graph. */
   constTensor(t: Tensor): TensorVar {
     for (const [i, v] of this.constInputs) if (v === t) return new TensorVar(this.constWrites.get(i) ?? this.graph.input(constSource(i), t), null);
@@ -225,7 +248,7 @@ export class Translator {
         if (r instanceof FrameReturn) return this.finish({ k: 'return', value: r.value });
       } catch (err) {
         let e = err;
-        if (e instanceof StrictModeError) throw e;
+        if (e instanceof StrictModeError || e instanceof SiteEscape) throw e;
         if (e instanceof HostError) {
           // Python raised while the translator evaluated something: the instruction runs
           // concretely instead and raises there, with the user's line.
@@ -337,12 +360,16 @@ export class Translator {
       code: e.code, file: f.code.wire.filename, line: ins.line,
       sourceLine: this.host.sourceLine(f.code.wire.filename, ins.line), detail: e.detail,
       frames: this.frames.map((fr) => ({ file: fr.code.wire.filename, line: fr.code.instructions[Math.min(fr.ip, fr.code.instructions.length - 1)]?.line ?? -1, name: fr.code.name })),
+      segmentFrom: this.segmentFrom(),
     };
     this.events.push(event);
     // psdb.check_no_breakgraph: a break in a marked frame is refused. The user's own exceptions
     // (Python raised evaluating the instruction, a raise statement) are not graph breaks there.
+    // As in Paddle, a branch on a tensor is refused only when it leaves a marked frame through
+    // a call: the innermost frame's own truth-test break (an `if`/`assert` on a tensor) passes.
     if (!pyRaised && !e.pyRaises && !e.raise && e.code !== 'SOT012') {
-      const marked = this.frames.find((fr) => (this.host.psdbFlags(fr.code.wire.id) & PSDB_NO_BREAKGRAPH) !== 0);
+      const own = isBranchBreak(e, f.code.instructions, f.ip) ? this.frames.length - 1 : this.frames.length;
+      const marked = this.frames.slice(0, own).find((fr) => (this.host.psdbFlags(fr.code.wire.id) & PSDB_NO_BREAKGRAPH) !== 0);
       if (marked) throw new PsdbCheckError(`${marked.code.name} should not break the graph, but got ${e.code} (${e.detail}) at ${event.file}:${event.line}`);
     }
     if (this.opts.strict) throw new StrictModeError(event);
@@ -426,6 +453,7 @@ export class Translator {
       if (this.opts.logLevel >= 2) this.opts.log(2, compiled.describe());
     }
     if (this.layerDependent) this.guards.add(constGuard(slotSource(0), this.entry[0]));
+    this.guards.add(gradModeGuard(slotSource(0), this.entryGradEnabled));
     this.aliasingGuard();
     // A written entry tensor must be alone in its storage on every call (then the write-back
     // changes exactly what eager's inplace op changes).
@@ -445,6 +473,15 @@ export class Translator {
 
   /** Host lists/dicts (they have a ref) whose contents changed in this segment. */
   readonly mutated = new Set<ListVar | DictVar>();
+}
+
+/** A break on the truth of a tensor that decides a jump: at the jump, or at the TO_BOOL /
+ * bool-converting COMPARE_OP (3.13+) right before it. */
+function isBranchBreak(e: GraphBreak, code: readonly Instruction[], ip: number): boolean {
+  if (e.code !== 'SOT001') return false;
+  const jumpAt = (i: number): boolean => code[i]?.opname === 'POP_JUMP_IF_TRUE' || code[i]?.opname === 'POP_JUMP_IF_FALSE';
+  const op = code[ip]?.opname;
+  return jumpAt(ip) || ((op === 'TO_BOOL' || op === 'COMPARE_OP') && jumpAt(ip + 1));
 }
 
 /** psdb marks (paddle.jit.sot.psdb.code_flags). */

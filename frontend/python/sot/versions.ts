@@ -30,6 +30,9 @@ export interface VersionTable {
   readonly callHasNullSlot: boolean;
   /** MAKE_FUNCTION pops the qualified name above the code object (3.10). */
   readonly makeFunctionQualname: boolean;
+  /** try/with use a block stack (3.10): a handler gets [prev tb, prev value, prev type, tb, value, type];
+   * POP_EXCEPT and RERAISE pop three, WITH_EXCEPT_START finds __exit__ 7 deep. */
+  readonly blockStack?: boolean;
 }
 
 /** 3.10 and 3.11: no END_FOR (an exhausted FOR_ITER pops the iterator and jumps), no SET_FUNCTION_ATTRIBUTE. */
@@ -40,7 +43,7 @@ const PRE_312 = {
 } as const;
 
 export function versionTable(minor: number): VersionTable {
-  if (minor === 10) return { minor, ...PRE_312, globalNullBit: false, callHasNullSlot: false, makeFunctionQualname: true };
+  if (minor === 10) return { minor, ...PRE_312, globalNullBit: false, callHasNullSlot: false, makeFunctionQualname: true, blockStack: true };
   if (minor === 11) return { minor, ...PRE_312, globalNullBit: true, callHasNullSlot: true, makeFunctionQualname: false };
   if (minor === 12) {
     return {

@@ -487,20 +487,8 @@ def _call(fn, args, driver):
     return driver(r) if driver else r
 
 
-# 3.10 has no exception table: try/except/finally/with use a block stack (SETUP_FINALLY,
-# SETUP_WITH), which the translator does not simulate, so such code runs as plain Python (SOT101).
-_BLOCK_STACK_OPS = {'SETUP_FINALLY', 'SETUP_WITH', 'SETUP_ASYNC_WITH'}
-
-
-def _mode(fn, mode, code):
-    if mode == 'sot' and sys.version_info < (3, 11) and {i.opname for i in dis.get_instructions(fn)} & _BLOCK_STACK_OPS:
-        return 'eager', 'SOT101'
-    return mode, code
-
-
 def test_translated_snippets():
     for fn, argsets, mode, code, _ in SNIPPETS:
-        mode, code = _mode(fn, mode, code)
         if mode != 'sot':
             continue
         try:
@@ -511,7 +499,6 @@ def test_translated_snippets():
 
 def test_eager_snippets():
     for fn, argsets, mode, code, driver in SNIPPETS + future_snippets.SNIPPETS:
-        mode, code = _mode(fn, mode, code)
         if mode != 'eager':
             continue
         sf = paddle.jit.to_static(fn)

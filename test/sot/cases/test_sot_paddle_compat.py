@@ -42,7 +42,7 @@ def test_psdb_breakgraph_splits_and_in_sot_is_true():
 
 def test_psdb_fallback_runs_eagerly_and_after_a_break_goes_on():
     def f(x):
-        psdb.fallback()
+        psdb.fallback(recursive=True)
         return x + 1
 
     def g(x):

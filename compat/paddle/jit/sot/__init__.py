@@ -3,6 +3,7 @@ import types as _types
 import weakref as _weakref
 
 from .runtime import StaticFunction
+from .translate import SymbolicFunction
 from . import psdb  # noqa: F401
 from . import utils  # noqa: F401
 
@@ -15,20 +16,21 @@ _SYMBOLIC_CACHE = _weakref.WeakKeyDictionary()
 def symbolic_translate(fn, **kwargs):
     """Translates `fn` on its calls (the same machinery as to_static, without Layer handling).
     Repeated calls with the same function share one cache; a bound method shares its function's
-    (the instance is the first argument)."""
+    (the instance is the first argument). Errors leaving it name the simulated stack in their
+    message, as Paddle's do (translate.py)."""
     if isinstance(fn, StaticFunction):
         return fn
     if isinstance(fn, _types.MethodType) and isinstance(fn.__func__, _types.FunctionType):
         return _types.MethodType(_shared(fn.__func__), fn.__self__)
     if isinstance(fn, _types.FunctionType):
         return _shared(fn)
-    return StaticFunction(fn)
+    return SymbolicFunction(fn)
 
 
 def _shared(fn):
     sf = _SYMBOLIC_CACHE.get(fn)
     if sf is None:
-        sf = _SYMBOLIC_CACHE[fn] = StaticFunction(fn)
+        sf = _SYMBOLIC_CACHE[fn] = SymbolicFunction(fn)
     return sf
 
 

@@ -365,7 +365,17 @@ _NEW = {
     'keys': dict.keys, 'values': dict.values, 'items': dict.items,
     # a namedtuple class's generated __new__ is exactly this (checked by the translator)
     'namedtuple': lambda cls, items: tuple.__new__(cls, items),
+    # an instance of a plain class made in translated code (queries.plain_class): its __dict__ as simulated
+    'object': lambda cls, attrs: _new_object(cls, attrs),
+    # a copy per run of a constant tensor the traced code made (frontend/python/sot/to_tensor.ts)
+    'clone': lambda t: t.clone(),
 }
+
+
+def _new_object(cls, attrs):
+    o = object.__new__(cls)
+    o.__dict__.update(attrs)
+    return o
 
 
 def _skiff_new(arg, argval, ops, info):

@@ -67,8 +67,9 @@ def load_special(arg, argval, ops, info):
 
 
 def with_except_start(arg, argval, ops, info):
-    """WITH_EXCEPT_START on [exit, (self|NULL on 3.14,) lasti, prev exc, exc]: pushes them back
-    and the result of exit(type, exc, traceback)."""
+    """WITH_EXCEPT_START on [exit, (self|NULL on 3.14,) lasti, prev exc, exc] (3.10: [exit, 3
+    slots of the previous exception, 3 of the exception, each holding the exception object]):
+    pushes them back and the result of exit(type, exc, traceback)."""
     exc = ops[-1]
     fn = ops[0]
     args = (type(exc), exc, exc.__traceback__)
@@ -90,6 +91,7 @@ def check_exc_match(arg, argval, ops, info):
 STEPS = {
     'SKIFF_RAISE_CTX': skiff_raise_ctx,
     'BEFORE_WITH': before_with,
+    'SETUP_WITH': before_with,   # 3.10: the same stack effect (its block is static, block_stack.py)
     'LOAD_SPECIAL': load_special,
     'WITH_EXCEPT_START': with_except_start,
     'CHECK_EXC_MATCH': check_exc_match,
@@ -173,3 +175,14 @@ def pylayer_attach(arg, argval, ops, info):
 
 
 STEPS['SKIFF_PYLAYER'] = pylayer_attach
+
+
+def pylayer_capture(arg, argval, ops, info):
+    """At translation time, for a PyLayer whose forward is captured in the graph: registers the
+    class and what forward set on ctx. ops: [cls, attribute names, attribute values]. Pushes the
+    id the graph's backward host call runs it by (paddle.autograd._pylayer_capture)."""
+    cls, names, values = ops
+    return [_autograd()._pylayer_capture(cls, names, values)]
+
+
+STEPS['SKIFF_PYLAYER_CAPTURE'] = pylayer_capture

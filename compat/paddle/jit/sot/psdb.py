@@ -3,7 +3,9 @@
 Called eagerly they are plain functions. Met while translating:
 
 - `breakgraph()` splits the graph there (break code SOT020; the call runs as a concrete step);
-- `fallback()` makes the translated function run as plain Python (SOT120);
+- `fallback(recursive=True)` makes the translated function run as plain Python (SOT120);
+  `fallback()` (recursive=False) too, but the functions it calls through its globals are still
+  translated, each on its own (SOT121, runtime._calls_translated), as in Paddle;
 - `in_sot()` is the constant True (eagerly: True only inside a translated call's concrete step);
 - `check_no_breakgraph(fn)` / `check_no_fallback(fn)` mark fn's code: a graph break (or a
   fallback) while fn's frame is being translated raises InnerError instead. Breaks where the
@@ -45,9 +47,9 @@ def breakgraph():
 
 
 def fallback(recursive=False):
-    """The translated function runs as plain Python from its start; nothing eagerly.
-    (Skiff translates only functions passed to to_static, so `recursive` makes no difference:
-    callees of a fallen-back function run as plain Python either way.)"""
+    """The translated function runs as plain Python from its start; nothing eagerly. With
+    recursive=False (the default) the plain Python functions it reads from its globals are
+    still translated, each on its own; recursive=True runs its callees as plain Python too."""
     return None
 
 

@@ -31,8 +31,10 @@ def describe(oid):
         if getattr(o, '__self__', None) is builtins or getattr(o, '__module__', None) == 'builtins':
             return 'builtin|' + o.__name__
         mod = getattr(o, '__module__', None)
-        if mod in ('_operator', 'math') and getattr(sys.modules.get(mod.lstrip('_')), o.__name__, None) is o:
+        if mod in ('_operator', 'math', '_functools') and getattr(sys.modules.get(mod.lstrip('_')), o.__name__, None) is o:
             return 'builtin|%s.%s' % (mod.lstrip('_'), o.__name__)
+        if getattr(o, '__self__', None) is dict and o.__name__ == 'fromkeys':
+            return 'builtin|dict.fromkeys'   # (a new bound method on every dict.fromkeys read)
         return 'other|' + t.__name__
     if t is types.ModuleType:
         return 'module|' + o.__name__
@@ -64,6 +66,16 @@ def _special_call(o, t):
         return 'builtin|skiff.break_call'
     if (t is types.FunctionType or t is types.MethodType) and getattr(o, '_skiff_not_to_static', False):
         return 'builtin|skiff.break_call'
+    if isinstance(o, runtime.StaticFunction):
+        # A to_static function called from translated code is its Python function, inlined (as
+        # Paddle does): the wrapper's own __call__ is the runtime, never user code to simulate.
+        # (runtime.function_parts reads the wrapped function's globals, defaults and closure.)
+        if o._eager:
+            return 'builtin|skiff.break_call'
+        if o._self is not runtime._NO_SELF:
+            return 'method|%d|%d' % (remember(o._self), remember(o._target))
+        if type(o._target) is types.FunctionType:
+            return 'function|%d|%s' % (runtime._code_id(o._target.__code__), o._target.__qualname__)
     return None
 
 
@@ -105,6 +117,65 @@ def plain_attr(oid, name):
             return not hasattr(type(d), '__set__') or type(d).__name__ == 'member_descriptor'
     return True
 
+
+
+
+_HEAPTYPE = 1 << 9
+
+
+def plain_class(oid):
+    """1 when instances of the class are plain Python objects the translator may build itself
+    (frontend/python/sot/user_objects.ts): type is the metaclass, object.__new__ allocates, every
+    class in the MRO but object is a Python class without __slots__, and attribute access is
+    object's own (no __setattr__ / __getattribute__ / __delattr__ override)."""
+    c = OBJECTS[oid]
+    if type(c) is not type or c.__new__ is not object.__new__:
+        return 0
+    mro = c.__mro__
+    if mro[-1] is not object or any(not (k.__flags__ & _HEAPTYPE) or '__slots__' in k.__dict__ for k in mro[:-1]):
+        return 0
+    if c.__setattr__ is not object.__setattr__ or c.__getattribute__ is not object.__getattribute__ or c.__delattr__ is not object.__delattr__:
+        return 0
+    return 1
+
+
+def class_lookup(cls_oid, name, after_oid):
+    """'<kind>;<owner id>;<guard id>;<value>' for `name` looked up in the MRO of a plain class
+    (after class `after_oid` when non-zero, as super() does). The guard id is getattr(owner, name)
+    now, which the translator re-checks with `is`. kind: none (not found; value: whether the class
+    has __getattr__), object (found on object itself), function, static (value: the function),
+    property (value: (fget, fset or None)), value (a plain class attribute), data (another data descriptor),
+    descriptor (another non-data descriptor)."""
+    try:
+        c = OBJECTS[cls_oid]
+        mro = c.__mro__
+        if after_oid:
+            mro = mro[mro.index(OBJECTS[after_oid]) + 1:]
+        for k in mro:
+            if name not in k.__dict__:
+                continue
+            raw = k.__dict__[name]
+            guard = remember(getattr(k, name))
+            tr = type(raw)
+            if k is object:
+                kind, v = 'object', None
+            elif tr is types.FunctionType:
+                kind, v = 'function', raw
+            elif tr is staticmethod:
+                kind, v = 'static', raw.__func__
+            elif tr is property:
+                setter = raw.fset if type(raw.fset) is types.FunctionType else None
+                kind, v = ('property', (raw.fget, setter)) if type(raw.fget) is types.FunctionType else ('data', None)
+            elif hasattr(tr, '__set__') or hasattr(tr, '__delete__'):
+                kind, v = 'data', None
+            elif hasattr(tr, '__get__'):
+                kind, v = 'descriptor', None
+            else:
+                kind, v = 'value', raw
+            return '%s;%d;%d;%s' % (kind, remember(k), guard, encode(v))
+        return 'none;0;0;%s' % encode(any('__getattr__' in k.__dict__ for k in c.__mro__))
+    except BaseException as e:  # noqa: BLE001
+        return runtime._error(e)
 
 
 

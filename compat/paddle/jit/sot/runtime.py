@@ -14,6 +14,7 @@ import types
 import _skiff_sot as _ts
 
 from . import concrete
+from .block_stack import block_table
 from .guards import MISSING as _MISSING, _guards_hold, check_guards, drop_guards, register_guards, set_wrapper_guards, snapshot  # noqa: F401
 from .encoding import BY_HANDLE, NULL, OBJECTS, PINS, decode, decode_many, encode, encode_many, remember
 from ...tensor import Tensor
@@ -69,6 +70,9 @@ class GuardFailure(Exception):
 class StaticFunction:
     """A function (or bound method) translated by the SOT on its calls."""
 
+    # Registration flags besides full_graph (1): 2 for symbolic_translate's errors (translate.py).
+    _REGISTER_FLAGS = 0
+
     def __init__(self, fn, input_spec=None, full_graph=False):
         self._fn = fn
         # A bound method is translated as its function with `self` as the first argument.
@@ -88,7 +92,7 @@ class StaticFunction:
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
-        bound = StaticFunction(self._fn.__get__(obj, objtype), self._input_spec, self._full_graph)
+        bound = type(self)(self._fn.__get__(obj, objtype), self._input_spec, self._full_graph)
         # cache per instance so translations are reused across calls
         try:
             obj.__dict__[self.__name__] = bound
@@ -98,14 +102,14 @@ class StaticFunction:
 
     @property
     def dygraph_function(self):
-        return self._fn
+        return self.__wrapped__
 
     def __call__(self, *args, **kwargs):
         if not CONFIG.enabled or self._eager:
             return self._fn(*args, **kwargs)
         fid = self._fid
         if not fid:
-            fid = self._fid = _register_ts(remember(self._target), remember(self), 1 if self._full_graph else 0)
+            fid = self._fid = _register_ts(remember(self._target), remember(self), (1 if self._full_graph else 0) | self._REGISTER_FLAGS)
             if fid < 0:
                 self._eager = True
                 return self._fn(*args, **kwargs)
@@ -115,9 +119,12 @@ class StaticFunction:
         if self._globals and not _guards_hold(self._globals):
             _ts.invalidate(fid)
             self._globals = ()
-        # Numeric fast path: tensors and plain objects (a Layer) cross as numbers, no string.
-        codes = None if kwargs else [LAYER_VERSION[0]]
+        # Numeric fast path: tensors and plain objects (a Layer) cross as numbers, no string:
+        # [layer version, bit i set when argument i is an object, then handles and ids]. The
+        # sign cannot tell them apart: a tensor of 64 KiB or more has a negative handle.
+        codes = None if kwargs or len(call_args) > 30 else [LAYER_VERSION[0], 0]
         if codes is not None:
+            bit = 1
             for a in call_args:
                 t = type(a)
                 if t is Tensor or isinstance(a, Tensor):
@@ -131,7 +138,9 @@ class StaticFunction:
                     codes = None
                     break
                 else:
-                    codes.append(-remember(a))
+                    codes[1] |= bit
+                    codes.append(remember(a))
+                bit <<= 1
         if codes is not None:
             r, result = _cross(_call_fast_ts, fid, *codes)
         else:
@@ -149,9 +158,107 @@ class StaticFunction:
         if r == 'F':          # the function was marked eager (fallback) during this call
             self._eager = True
             return self._fn(*args, **kwargs)
+        if r == 'N':          # psdb.fallback(recursive=False): eager, its callees translated
+            self._eager = True
+            self._fn = _calls_translated(self._fn)
+            return self._fn(*args, **kwargs)
         if r == 'X':          # could not bind the arguments: Python raises the same TypeError
             return self._fn(*args, **kwargs)
         return result
+
+
+def _calls_translated(fn):
+    """psdb.fallback(recursive=False), as in Paddle: fn's own code runs as plain Python while the
+    plain Python functions it reads from its globals are translated, each on its own. A copy of
+    fn reads its globals through _TranslatingGlobals. When fn's code (or code nested in it)
+    writes globals or calls globals(), no copy is faithful: fn itself runs, its callees as plain
+    Python too (recursive=True's behaviour; results are eager's either way)."""
+    func = fn.__func__ if isinstance(fn, types.MethodType) else fn
+    if type(func) is not types.FunctionType or not _reads_globals_only(func.__code__):
+        return fn
+    called = _callee_only_names(func.__code__)
+    if not called:
+        return fn
+    copy = types.FunctionType(func.__code__, _TranslatingGlobals(func.__globals__, called), func.__name__,
+                              func.__defaults__, func.__closure__)
+    copy.__kwdefaults__ = func.__kwdefaults__
+    copy.__qualname__ = func.__qualname__
+    copy.__module__ = func.__module__
+    copy.__doc__ = func.__doc__
+    copy.__dict__.update(func.__dict__)
+    return types.MethodType(copy, fn.__self__) if isinstance(fn, types.MethodType) else copy
+
+
+def _reads_globals_only(code):
+    if 'globals' in code.co_names:
+        return False
+    for ins in dis.get_instructions(code):
+        if ins.opname in ('STORE_GLOBAL', 'DELETE_GLOBAL', 'STORE_NAME', 'DELETE_NAME'):
+            return False
+    return all(_reads_globals_only(c) for c in code.co_consts if isinstance(c, types.CodeType))
+
+
+_CALLS = frozenset(('CALL', 'CALL_KW', 'CALL_FUNCTION', 'CALL_FUNCTION_KW', 'CALL_METHOD'))
+_JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis, 'hasjump', ()))
+
+
+def _callee_only_names(code):
+    """Global names that code (and code nested in it) reads only to call them right away: at
+    each LOAD_GLOBAL, the value is consumed by a call whose result lands where it was pushed
+    (it was the callee, not an argument, an operand or a stored value). Only those may be
+    handed out translated: anything else could see the wrapper (`f is g`, `d = f`, `map(f, xs)`).
+    A jump before the consuming instruction counts as another use (conservative)."""
+    from .block_stack import _stack_effect
+    good, bad = set(), set()
+
+    def scan(c):
+        ins = [i for i in dis.get_instructions(c) if i.opname != 'CACHE']
+        for k, x in enumerate(ins):
+            if x.opname != 'LOAD_GLOBAL':
+                continue
+            depth = _stack_effect(x)   # relative to the stack before the load
+            called = False
+            for y in ins[k + 1:]:
+                if y.opcode in _JUMPS:
+                    break
+                depth += _stack_effect(y)
+                if depth <= 1:
+                    called = y.opname in _CALLS and depth == 1
+                    break
+            (good if called else bad).add(x.argval)
+        for sub in c.co_consts:
+            if isinstance(sub, types.CodeType):
+                scan(sub)
+    scan(code)
+    return frozenset(good - bad)
+
+
+_OWN_MODULES = ('paddle', 'numpy', '_skiff', '_skiff_sot')
+
+
+class _TranslatingGlobals(dict):
+    """Globals of a non-recursive fallback's copy: every read goes to the real globals (LOAD_GLOBAL
+    calls __getitem__ of a dict subclass; a KeyError sends it on to the builtins), and a plain
+    Python function read there under a name the code only calls comes back translated (symbolic_translate: one wrapper per
+    function, so the cache is shared with other callers). Skiff's own functions stay as they
+    are. No code run with these globals writes them (_reads_globals_only)."""
+    __slots__ = ('_real', '_called')
+
+    def __init__(self, real, called):
+        super().__init__()
+        self._real = real
+        self._called = called
+        # names CPython reads from the mapping itself rather than through __getitem__
+        for k in ('__builtins__', '__name__', '__file__', '__package__', '__spec__', '__loader__'):
+            if k in real:
+                dict.__setitem__(self, k, real[k])
+
+    def __getitem__(self, name):
+        v = self._real[name]
+        if name in self._called and type(v) is types.FunctionType and (getattr(v, '__module__', None) or '').split('.')[0] not in _OWN_MODULES:
+            from . import symbolic_translate
+            return symbolic_translate(v)
+        return v
 
 
 def _spec_json(input_spec):
@@ -192,12 +299,14 @@ def _cross(send, *payload):
                 result = _wrap(r)
         else:
             # the result may name per-call objects by id: decode it before they are forgotten
-            result = decode(r) if r[0] != 'E' and r != 'F' and r != 'X' else None
+            result = decode(r) if r[0] != 'E' and r != 'F' and r != 'N' and r != 'X' else None
     finally:
         _DEPTH[0] -= 1
         if not _DEPTH[0]:
             BY_HANDLE.clear()
-    if len(OBJECTS) > len(PINS):
+    # Per-call objects are forgotten when the outermost call ends: a translated call nested in a
+    # concrete step of another must not drop objects the outer call still refers to by id.
+    if not _DEPTH[0] and len(OBJECTS) > len(PINS):
         end_call()
     if type(r) is not int and r[0] == 'E':
         _raise_pending(r)
@@ -282,6 +391,7 @@ def code_info(oid):
         'handlers': _handler_targets(code),
         'captureCf': _wants_capture(code),
         'excTable': _exception_table(code),
+        'blockTable': block_table(code),   # 3.10: the block stack as a static handler table
     })
 
 
@@ -386,6 +496,8 @@ def global_lookup(globals_oid, name):
 def function_parts(oid):
     """Globals, defaults, kwdefaults and closure cell contents of a function (for inlining)."""
     f = OBJECTS[oid]
+    if isinstance(f, StaticFunction):   # a to_static function inlined as its Python function (queries.py)
+        f = f._target
     pin(remember(f.__globals__))   # the translator refers to the globals dict by id for good
     cells = f.__closure__ or ()
     contents = []
@@ -448,7 +560,14 @@ def set_error_location(frames_json):
     e = _PENDING[0]
     if e is None:
         return
-    _PENDING[0] = _with_user_frames(e, json.loads(frames_json))
+    frames = json.loads(frames_json)
+    sim = [(fr['file'], fr['line'], fr['name']) for fr in frames if fr.get('sim')]
+    if sim:   # the simulated stack Paddle's messages show (symbolic_translate: translate.py)
+        try:
+            e._skiff_sot_simulated = sim
+        except AttributeError:   # an exception class with __slots__
+            pass
+    _PENDING[0] = _with_user_frames(e, frames)
 
 
 def _with_user_frames(e, frames):
@@ -513,6 +632,12 @@ def is_library(oid):
 # TypeScript reaches every entry point as an attribute of this module.
 from .queries import (  # noqa: E402,F401
     TENSOR_SAMPLE, builtin_object, compat_function, describe, dtype_name, dtype_object, import_module, isinstance_,
-    layer_call_target, plain_attr, sorted_values, super_attr, builtin_type_has_attr,
+    layer_call_target, plain_attr, sorted_values, super_attr, builtin_type_has_attr, plain_class, class_lookup,
 )
 from .psdb import code_flags as psdb_flags  # noqa: E402,F401  (check_no_breakgraph / check_no_fallback marks)
+
+
+def train_mode():
+    """The mode the last Layer.train()/eval() set (captured graphs record it)."""
+    from ...nn.layer.layers import TRAIN_MODE
+    return TRAIN_MODE[0]

@@ -16,6 +16,9 @@ from .. import initializer as I
 # sublayers, parameters, buffers, hooks, train/eval): paddle.jit compares one integer per call
 # instead of re-reading attributes (compat/paddle/jit/sot/runtime.py).
 STRUCTURE_VERSION = [0]
+# The mode the last Layer.train()/eval() set, process-wide like Paddle's tracer train mode
+# (captured graphs record it: paddle.jit.sot.symbolic.compile_cache).
+TRAIN_MODE = [True]
 
 
 def _changed():
@@ -328,16 +331,26 @@ class Layer:
 
     # --- modes ------------------------------------------------------------------------------------
     def train(self):
-        _changed()
-        for l in self.sublayers(include_self=True):
-            l.__dict__['training'] = True
+        TRAIN_MODE[0] = True
+        self._set_training(True)
         return self
 
     def eval(self):
-        _changed()
-        for l in self.sublayers(include_self=True):
-            l.__dict__['training'] = False
+        TRAIN_MODE[0] = False
+        self._set_training(False)
         return self
+
+    def _set_training(self, mode):
+        # The structure version changes only when some layer's mode does: a model put in eval()
+        # before every evaluation keeps its translations (to_static guards the version).
+        changed = False
+        for l in self.sublayers(include_self=True):
+            d = l.__dict__
+            if d.get('training') is not mode:
+                d['training'] = mode
+                changed = True
+        if changed:
+            _changed()
 
     # --- state --------------------------------------------------------------------------------
     def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix='', use_hook=True):

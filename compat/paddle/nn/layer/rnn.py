@@ -170,12 +170,68 @@ def _run_user_cell(cell, x, states, masks, reverse):
     return paddle.stack(outs, 0), states
 
 
-def _run_cell(cell, x, states, masks, reverse, zero_padded):
+def _symbolic(d):
+    """A dim that is symbolic in a traced program (it reads as -1 there)."""
+    return d == -1 and not paddle.in_dynamic_mode()
+
+
+def _zero_states_like(cell, x):
+    """Zeros [B, w] per state from time-major x [T, B, I] when B has no size (a traced program)."""
+    b1 = paddle.squeeze(paddle.full_like(paddle.slice(x, [0, 2], [0, 0], [1, 1]), 0), [0])  # [B, 1]
+    return [b1 if s[0] == 1 else paddle.tile(b1, [1, s[0]]) for s in cell.state_shape]
+
+
+def _run_cell_dynamic(cell, x, states, seq_len, reverse, zero_padded):
+    """The time loop as one while_loop when T is symbolic (src/nn/rnn_dynamic.ts is the twin and
+    says why it is built this way): loop values t, the outputs so far [T, B, out] and the states;
+    step t is gathered from the projected input and its output written with where(pos == t)."""
+    xp = cell._project(x)
+    out_w = cell.state_shape[0][0]
+    ones_t = paddle.reshape(paddle.full_like(paddle.slice(x, [1, 2], [0, 0], [1, 1]), 1, 'int64'), [-1])
+    steps = paddle.reshape(paddle.sum(ones_t, dtype='int64'), [1])
+    pos = paddle.reshape(paddle.cumsum(ones_t, 0) - paddle.full_like(ones_t, 1, 'int64'), [-1, 1, 1])
+    last = steps - paddle.full_like(steps, 1, 'int64')
+    outs0 = paddle.full_like(paddle.slice(xp, [2], [0], [out_w]), 0)
+    t0 = paddle.full_like(steps, 0, 'int64')
+    one = paddle.full_like(steps, 1, 'int64')
+    n = len(states)
+    # Given initial states may carry their own batch symbol (another InputSpec None) while the
+    # body's results take x's; a loop value keeps one type, so states enter as 0 + state on x's batch.
+    states = [z + s for z, s in zip(_zero_states_like(cell, x), states)]
+
+    def cond(t, *rest):
+        return paddle.less_than(t, steps)
+
+    def body(t, outs, *st):
+        idx = last - t if reverse else t
+        xt = paddle.squeeze(paddle.gather(xp, idx, 0), [0])
+        y, new = cell._step(xt, list(st))
+        if seq_len is not None:
+            m = paddle.unsqueeze(paddle.less_than(idx, seq_len.astype('int64')).astype(x.dtype), [1])
+            keep = paddle.scale(m, scale=-1.0, bias=1.0)
+            new = [a * m + o * keep for a, o in zip(new, st)]
+            if zero_padded:
+                y = y * m
+        outs2 = paddle.where(paddle.equal(pos, idx), paddle.unsqueeze(y, [0]), outs)
+        return [t + one, outs2] + list(new)
+
+    fin = paddle.static.nn.while_loop(cond, body, [t0, outs0] + list(states))
+    if len(fin) != n + 2:
+        raise RuntimeError('%s: internal error: the time loop returned %d values' % (type(cell).__name__, len(fin)))
+    return fin[1], list(fin[2:])
+
+
+def _run_cell(cell, x, states, masks, reverse, zero_padded, seq_len=None):
     """cell over time-major x [T, B, I]; masks[t] [B, 1] keeps old states on padded steps (and,
     with zero_padded, zeroes those outputs as Paddle's fused rnn kernel does)."""
     T = x.shape[0]
     if T == 0:
         raise ValueError('%s: the input sequence is empty (0 time steps)' % type(cell).__name__)
+    if _symbolic(T):
+        # A traced program with a symbolic number of steps: one loop op instead of unrolling.
+        if not _builtin(cell):
+            raise ValueError('%s: a user-defined cell needs a static number of time steps (got a symbolic sequence length)' % type(cell).__name__)
+        return _run_cell_dynamic(cell, x, states, seq_len, reverse, zero_padded)
     if not _builtin(cell):
         return _run_user_cell(cell, x, states, masks, reverse)
     steps = paddle.unbind(cell._project(x), 0)
@@ -195,7 +251,7 @@ def _run_cell(cell, x, states, masks, reverse, zero_padded):
 
 
 def _step_masks(who, seq_len, T, B, dtype):
-    if seq_len is None:
+    if seq_len is None or _symbolic(T):  # the dynamic loop masks each step itself
         return None
     if list(seq_len.shape) != [B]:
         raise ValueError('%s: sequence_length must be [%d], got %s' % (who, B, list(seq_len.shape)))
@@ -221,13 +277,14 @@ def _time_major(x, time_major):
     return x if time_major else paddle.transpose(x, [1, 0, 2])
 
 
-def _cell_states(cell, given, B, dtype):
+def _cell_states(cell, given, B, dtype, x=None):
     if not _builtin(cell):
         if given is not None:
             return given
         return cell.get_initial_states(paddle.zeros([B, 0], dtype))
     if given is None:
-        return cell._initial(B, dtype)
+        # A symbolic batch (a traced program) has no size for zeros(): they are made from x instead.
+        return _zero_states_like(cell, x) if _symbolic(B) and x is not None else cell._initial(B, dtype)
     st = list(given) if isinstance(given, (list, tuple)) else [given]
     if len(st) != len(cell.state_shape):
         raise ValueError('%s: expected %d initial state tensor(s), got %d' % (cell._layer, len(cell.state_shape), len(st)))
@@ -251,8 +308,9 @@ class RNN(Layer):
         _check_seq('RNN', inputs, getattr(self.cell, 'input_size', None))
         x = _time_major(inputs, self.time_major)
         T, B = x.shape[0], x.shape[1]
-        st = _cell_states(self.cell, initial_states, B, inputs.dtype)
-        y, fin = _run_cell(self.cell, x, st, _step_masks('RNN', sequence_length, T, B, inputs.dtype), self.is_reverse, zero_padded)
+        st = _cell_states(self.cell, initial_states, B, inputs.dtype, x)
+        y, fin = _run_cell(self.cell, x, st, _step_masks('RNN', sequence_length, T, B, inputs.dtype), self.is_reverse, zero_padded,
+                           sequence_length)
         return _time_major(y, self.time_major), fin
 
     def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):
@@ -278,8 +336,8 @@ class BiRNN(Layer):
         T, B = x.shape[0], x.shape[1]
         masks = _step_masks('BiRNN', sequence_length, T, B, inputs.dtype)
         init = initial_states or (None, None)
-        yf, sf = _run_cell(self.cell_fw, x, _cell_states(self.cell_fw, init[0], B, inputs.dtype), masks, False, zero_padded)
-        yb, sb = _run_cell(self.cell_bw, x, _cell_states(self.cell_bw, init[1], B, inputs.dtype), masks, True, zero_padded)
+        yf, sf = _run_cell(self.cell_fw, x, _cell_states(self.cell_fw, init[0], B, inputs.dtype, x), masks, False, zero_padded, sequence_length)
+        yb, sb = _run_cell(self.cell_bw, x, _cell_states(self.cell_bw, init[1], B, inputs.dtype, x), masks, True, zero_padded, sequence_length)
         return _time_major(paddle.concat([yf, yb], -1), self.time_major), (sf, sb)
 
     def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):

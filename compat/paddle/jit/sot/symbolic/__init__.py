@@ -1,0 +1,2 @@
+"""paddle.jit.sot.symbolic: Paddle's module path for the translator's compiled graphs
+(compile_cache.CompileSIRCache)."""
