@@ -1,15 +1,12 @@
 // Building, extending and unpacking containers; string formatting.
 import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { ConstVar, DictVar, IterVar, ListVar, SetVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
-import { compareOp, fromComputed, getIter, isPureObject, toRt, truthy } from '../sot/semantics.js';
+import { compareOp, fromComputed, getIter, isPureObject, takeAll, toRt, truthy } from '../sot/semantics.js';
 import { dictSet, setAdd, setListItems } from '../sot/methods.js';
 import type { Translator } from '../sot/translator.js';
 import type { HandlerTable } from './types.js';
 
-function itemsOf(tx: Translator, v: Variable): Variable[] {
-  const it = getIter(tx, v) as IterVar;
-  return it.items.slice(it.pos);
-}
+const itemsOf = takeAll;
 
 /** Values whose str/repr/format the host may compute once (no user __repr__/__format__ runs). */
 const formattable = (v: Variable): boolean =>

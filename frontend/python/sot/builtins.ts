@@ -13,7 +13,7 @@ import { drainedNext, filterCall, mapPython } from './call_inline.js';
 import { generatorAnyAll, generatorNext, GeneratorVar } from './generators.js';
 import { functoolsReduce } from './functools.js';
 import type { Translator } from './translator.js';
-import { binaryOp, callVar, compareOp, containsOp, fromComputed, getIter, isConstLike, isPureObject, recordOp, tensorResults, toRt, truthy, unaryOp } from './semantics.js';
+import { binaryOp, callVar, compareOp, containsOp, fromComputed, getIter, isConstLike, takeAll, isPureObject, recordOp, tensorResults, toRt, truthy, unaryOp } from './semantics.js';
 import { getAttr, getItem, setAttr, zeroArgSuper } from './objects.js';
 import { dictSet, setAdd, viewItems } from './methods.js';
 import { symIntBuiltin } from './symint.js';
@@ -26,10 +26,7 @@ const int = (v: Variable, what: string): number => {
   throw new GraphBreak(v instanceof TensorVar ? 'SOT002' : 'SOT007', `${what} needs an int, got ${v.kind}`);
 };
 
-const items = (tx: Translator, v: Variable): Variable[] => {
-  const it = getIter(tx, v) as IterVar;
-  return it.items.slice(it.pos);
-};
+const items = takeAll;
 
 const noKw = (name: string, kwargs: [string, Variable][]) => { if (kwargs.length) throw new GraphBreak('SOT007', `${name}() with keyword arguments`); };
 

@@ -6,7 +6,7 @@ import { HostError } from '../../../sot/host.js';
 import { BoundMethodVar, CellVar, ConstVar, DictVar, FunctionVar, IterVar, ListVar, NullVar, ObjectVar, SetVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
 import { HANDLERS } from '../handlers/index.js';
 import type { Translator } from './translator.js';
-import { callVar, getIter, truthy } from './semantics.js';
+import { callVar, getIter, takeAll, truthy } from './semantics.js';
 import { GeneratorVar } from './generators.js';
 import { getAttr, getItem } from './objects.js';
 import { NamedTupleVar } from './namedtuple.js';
@@ -191,8 +191,7 @@ function elements(tx: Translator, x: Variable): Variable[] {
     for (let i = 0; i < n; i++) out.push(getItem(tx, x, new ConstVar({ k: 'int', v: i }))!);
     return out;
   }
-  const it = getIter(tx, x) as IterVar;
-  return it.items.slice(it.pos);
+  return takeAll(tx, x);
 }
 
 /**

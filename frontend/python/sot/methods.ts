@@ -9,7 +9,7 @@ import {
   type Variable,
 } from '../../../sot/variables.js';
 import type { Translator } from './translator.js';
-import { callVar, compareOp, fromComputed, getIter, isConstLike, isOp, toRt, truthy } from './semantics.js';
+import { callVar, compareOp, fromComputed, getIter, isConstLike, isOp, takeAll, toRt, truthy } from './semantics.js';
 import { entryTensorEquals } from './value_guards.js';
 import { InstanceVar } from './user_objects.js';
 import { sliceIndices } from './objects.js';
@@ -83,11 +83,8 @@ export function setListItems(tx: Translator, l: ListVar, items: Variable[]): voi
   if (l.ref) tx.mutated.add(l);
 }
 
-/** The items an iterable yields now (lists, tuples, ranges, dict keys, sets in the host's order). */
-export function itemsOf(tx: Translator, v: Variable): Variable[] {
-  const it = getIter(tx, v) as IterVar;
-  return it.items.slice(it.pos);
-}
+/** The items an iterable yields now (lists, tuples, ranges, dict keys, sets in the host's order); consumes an iterator. */
+export const itemsOf = takeAll;
 
 function listMethod(tx: Translator, l: ListVar, name: string, args: Variable[], kwargs: [string, Variable][]): Variable {
   if (name === 'sort') {

@@ -174,7 +174,7 @@ export function binaryOp(tx: Translator, sym: string, a: Variable, b: Variable):
   // sequences: + and * on tuples/lists built from known items (list += and *= work in place)
   const base = sym.endsWith('=') ? sym.slice(0, -1) : sym;
   if (a instanceof ListVar && sym === '+=') {
-    setListItems(tx, a, [...a.items, ...itemsOfIterable(tx, b)]);
+    setListItems(tx, a, [...a.items, ...takeAll(tx, b)]);
     return a;
   }
   if ((a instanceof TupleVar || a instanceof ListVar) && base === '+' && b.kind === a.kind) {
@@ -195,10 +195,6 @@ export function binaryOp(tx: Translator, sym: string, a: Variable, b: Variable):
   throw new GraphBreak('SOT007', `operator ${sym} on ${a.kind} and ${b.kind}`);
 }
 
-function itemsOfIterable(tx: Translator, v: Variable): Variable[] {
-  const it = getIter(tx, v) as IterVar;
-  return it.items.slice(it.pos);
-}
 
 function hostBinary(tx: Translator, sym: string, a: RtValue, b: RtValue): RtValue {
   const arg = tx.host.binaryOpArg(sym);
@@ -387,6 +383,17 @@ export function truthy(tx: Translator, v: Variable): boolean {
 }
 
 // ---- iteration ----------------------------------------------------------------------------------
+
+/**
+ * Every item an iterable still yields (list(x), x.extend(it), unpacking, sum(it)...). An iterator
+ * passed in is consumed, as in CPython: `it = iter(l); list(it); list(it)` gives [] the second time.
+ */
+export function takeAll(tx: Translator, v: Variable): Variable[] {
+  const it = getIter(tx, v) as IterVar;
+  const rest = it.items.slice(it.pos);
+  it.pos = it.items.length;
+  return rest;
+}
 
 export function getIter(tx: Translator, v: Variable): Variable {
   if (v instanceof IterVar) return v;

@@ -54,5 +54,10 @@ export function toTensorCall(tx: Translator, fn: ObjectVar, args: Variable[], kw
     throw e;
   }
   if (r.k !== 'tensor') return null;
+  // Python owns the tensor (its handle is released when the last Python reference goes): a list
+  // holding it, pinned for the tree's lifetime, keeps it alive while the graph binds it.
+  const holder = tx.host.concrete({ opname: 'SKIFF_NEW', arg: 0, argval: { k: 'str', v: 'list' } }, [{ k: 'tuple', items: [r] }])[1];
+  if (holder.k !== 'list' || !holder.ref) return null;
+  tx.host.pinForTree(holder.ref);
   return tx.madeConstTensor(r.t);
 }

@@ -156,3 +156,21 @@ def test_container_errors_raise_the_same():
             assert str(e) == want, (str(e), want)
         else:
             raise AssertionError('no %s' % exc.__name__)
+
+
+def test_iterators_are_consumed_once():
+    # list()/tuple()/sum()/extend/unpacking take what an iterator still yields and exhaust it
+    def f(x, xs):
+        it = iter(xs)
+        first = next(it)
+        a = list(it)
+        b = tuple(it)
+        it2 = iter(xs)
+        ys = [0]
+        ys.extend(it2)
+        ys.extend(it2)
+        it3 = iter(xs)
+        s = sum(it3)
+        return x * (first + len(a) + len(b) + s), a, b, ys, list(it3)
+    sf = check(f, (X, [1, 2, 3]), (X, [4, 5]))
+    assert_no_breaks(sf)
