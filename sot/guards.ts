@@ -51,7 +51,13 @@ export type Guard =
    * guard, for the few places Python compares a tensor by value where the translator must
    * know the answer (sequence membership: list.remove / index / count, `in`).
    */
-  | { readonly kind: 'tensor_truth'; readonly source: Source; readonly sym: string; readonly scalar: TypedScalar; readonly expect: boolean };
+  | { readonly kind: 'tensor_truth'; readonly source: Source; readonly sym: string; readonly scalar: TypedScalar; readonly expect: boolean }
+  /**
+   * A NumPy value at `source` (values.ts NumpyInfo), guarded by what the translator read of it
+   * instead of its identity: a scalar by dtype and value (a new np.int64(2) each call still
+   * hits), an array by dtype and shape (its data reaches graphs as an input, read each run).
+   */
+  | { readonly kind: 'numpy'; readonly source: Source; readonly np: 'scalar' | 'array'; readonly dtype: string; readonly value?: RtValue; readonly shape?: readonly number[] };
 
 /**
  * Symbols made symbolic automatically (sot/dynamic_dims.ts) bind only sizes >= 2: sizes 0 and 1
@@ -70,6 +76,10 @@ export const soleStorageGuard = (source: Source, fixed: readonly Tensor[]): Guar
 export const unaliasedWrittenGuard = (source: Source, written: readonly Tensor[]): Guard => ({ kind: 'unaliased_written', source, written });
 export const gradModeGuard = (source: Source, expect: boolean): Guard => ({ kind: 'grad_mode', source, expect });
 export const tensorTruthGuard = (source: Source, sym: string, scalar: TypedScalar, expect: boolean): Guard => ({ kind: 'tensor_truth', source, sym, scalar, expect });
+export const numpyScalarGuard = (source: Source, dtype: string, value: RtValue): Guard => ({ kind: 'numpy', source, np: 'scalar', dtype, value });
+export const numpyArrayGuard = (source: Source, dtype: string, shape: readonly number[]): Guard => ({ kind: 'numpy', source, np: 'array', dtype, shape: [...shape] });
+/** Item key of a NumPy array's data tensor (resolveLocal): its storage as a graph input. */
+export const NUMPY_DATA: RtValue = { k: 'str', v: '<ndarray data>' };
 export const aliasingGuard = (members: readonly (Source | { readonly id: number | object })[], groups: readonly number[]): Guard => {
   const first = members.find((m): m is Source => 'key' in m);
   if (!first) throw new Error('aliasing guard without a source');
@@ -93,6 +103,7 @@ export function describeGuard(g: Guard): string {
     case 'unaliased_written': return `no entry tensor shares its storage with the ${g.written.length} bound tensor(s) written in place`;
     case 'grad_mode': return `paddle.is_grad_enabled() is ${g.expect ? 'True' : 'False'}`;
     case 'tensor_truth': return `bool(${s} ${g.sym} ${String(g.scalar.scalar)} (${g.scalar.kind})) is ${g.expect ? 'True' : 'False'}`;
+    case 'numpy': return g.np === 'scalar' ? `${s} == np.${g.dtype}(${showValue(g.value!)})` : `${s}: np.ndarray ${g.dtype}[${g.shape!.join(', ')}]`;
   }
 }
 
@@ -123,6 +134,7 @@ export function resolveLocal(s: Source, slots: readonly RtValue[]): RtValue | un
     case 'item': {
       const base = resolveLocal(s.base, slots);
       if (!base) return undefined;
+      if (base.k === 'obj') return base.np?.kind === 'array' && s.index.k === 'str' && s.index.v === (NUMPY_DATA as { v: string }).v ? { k: 'tensor', t: base.np.t } : undefined;
       if ((base.k === 'tuple' || base.k === 'list') && s.index.k === 'int') {
         const i = Number(s.index.v);
         return base.items[i < 0 ? base.items.length + i : i];
@@ -148,6 +160,13 @@ export function checkGuard(g: Guard, v: RtValue | undefined, bindings: Map<SymDi
   switch (g.kind) {
     case 'kind': return v.k === g.expect;
     case 'const': return sameConst(v, g.expect);
+    case 'numpy': {
+      if (v.k !== 'obj' || !v.np || v.np.kind !== g.np || v.np.dtype !== g.dtype) return false;
+      // Object.is: -0.0 and 0.0 are different constants to bake in (1 / s), NaN is itself
+      if (v.np.kind === 'scalar') return v.np.value.k === g.value!.k && Object.is((v.np.value as { v: unknown }).v, (g.value as { v: unknown }).v);
+      const shape = v.np.t.shape;
+      return shape.length === g.shape!.length && shape.every((d, i) => d === g.shape![i]);
+    }
     case 'tensor_truth': return v.k === 'tensor' && v.t.size === 1 && tensorScalarTruth(v.t, g.sym, g.scalar) === g.expect;
     case 'length': return (v.k === 'tuple' || v.k === 'list') ? v.items.length === g.expect : v.k === 'dict' ? v.keys.length === g.expect : false;
     case 'identity': return v.k === 'obj' && v.ref.id === g.expect;

@@ -25,7 +25,16 @@ export type RtValue =
   | { readonly k: 'tuple'; readonly items: readonly RtValue[] }
   | { readonly k: 'list'; readonly items: readonly RtValue[]; readonly ref?: HostRef }
   | { readonly k: 'dict'; readonly keys: readonly RtValue[]; readonly values: readonly RtValue[]; readonly ref?: HostRef }
-  | { readonly k: 'obj'; readonly ref: HostRef };
+  | { readonly k: 'obj'; readonly ref: HostRef; readonly np?: NumpyInfo };
+
+/**
+ * What the host tells about a NumPy value with its identity (frontend/python/sot/numpy_values.ts):
+ * a scalar's dtype and the Python number it holds, or an array's dtype and the tensor holding its
+ * data. Such values are guarded by these, not by identity.
+ */
+export type NumpyInfo =
+  | { readonly kind: 'scalar'; readonly dtype: string; readonly value: Extract<RtValue, { k: 'int' | 'float' | 'bool' }> }
+  | { readonly kind: 'array'; readonly dtype: string; readonly t: Tensor };
 
 export const NONE: RtValue = { k: 'none' };
 export const rtInt = (v: number | bigint): RtValue => ({ k: 'int', v });

@@ -105,6 +105,7 @@ class ndarray:
     __slots__ = ('_t', '_dtype', '_shape', '_base', '__weakref__')
     __array_priority__ = 0.0
     __hash__ = None
+    _skiff_np = 2   # the translator's encoding: a numpy array (paddle/jit/sot/encoding.py)
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
         from ._create import empty

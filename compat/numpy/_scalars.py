@@ -14,6 +14,7 @@ class generic:
     """Base of the numpy scalar types."""
     __slots__ = ()
     _dtype = None
+    _skiff_np = 1   # the translator's encoding: a numpy scalar (paddle/jit/sot/encoding.py)
 
     @property
     def dtype(self):

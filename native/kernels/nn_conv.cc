@@ -6,7 +6,8 @@
 // NHWC gathers cols as [P, K] with K ordered (kh, kw, Cg) so every tap copies a run of
 // channels, reorders the weights to match, and writes out [P, Cout] directly (the GEMM takes
 // any operand strides). 1x1 / stride 1 / no padding convolutions skip im2col: the input plane
-// already is cols. Depthwise convolutions (one input channel per group) run a direct loop.
+// already is cols. Depthwise convolutions (one input channel per group) run a direct loop;
+// float32 NCHW 3x3 ones with stride 1/2 and no dilation take nn_conv_dw.cc instead.
 // Batches that split evenly over the threads run whole images per thread with single-threaded
 // GEMMs; otherwise images run in turn and the gather and each GEMM use the whole pool.
 // float16/bfloat16 gather into float32 cols, multiply in float32 and round on store.
@@ -21,6 +22,7 @@
 #include "const_cache.h"
 #include "kernel.h"
 #include "nn_common.h"
+#include "nn_conv_dw.h"
 
 namespace skiff {
 namespace {
@@ -591,6 +593,18 @@ void run_conv2d(KernelCall& c, int act) {
     PackedConvW local;
     const PackedConvW& pw = conv_packed_weight(c.input(1), wd.data<float>(), a.Cout, a.K, local);
     return conv_f32_implicit(a, x.data<float>(), nn::nchw_strides(x, false), pw, bp, o.data<float>());
+  }
+  // float32 NCHW depthwise 3x3 (MobileNet): unit-stride taps, fused epilogue (nn_conv_dw.cc).
+  if (x.dtype == DType::F32 && !a.channel_last && a.Cg == 1 && a.Og == 1 && dw3_applies(a.kh, a.kw, a.dh, a.dw, a.sh, a.sw)) {
+    std::vector<float> bv;
+    if (bias) {
+      bv.resize((size_t)a.Cout);
+      const float* b = bias->data<float>();
+      for (int64_t i = 0; i < a.Cout; i++) bv[(size_t)i] = b[i * bias->strides[0]];
+    }
+    const nn::Strides4 xs = nn::nchw_strides(x, false);
+    const DwConv3 d{a.N, a.C, a.H, a.W, a.OH, a.OW, a.sh, a.sw, a.pt, a.pl, xs.n, xs.c, xs.h, xs.w, a.act};
+    return depthwise3x3_f32(d, x.data<float>(), wd.data<float>(), bias ? bv.data() : nullptr, o.data<float>());
   }
   dispatch_float(x.dtype, c.op, [&](auto tag) { conv_impl<decltype(tag)>(a, x, wd, bias, o); });
 }

@@ -5,7 +5,9 @@
 // an error at creation, never a silent wrong answer or a crash during a run.
 #include <napi.h>
 #include <algorithm>
+#include <cstdlib>
 #include <unordered_map>
+#include <unordered_set>
 #include "program_format.h"
 
 namespace skiff {
@@ -125,6 +127,20 @@ void decode_slots(Program& p, const Napi::Object& d, int32_t n_inputs, int32_t n
   }
 }
 
+// Kernels that assign every element of every output (never read it, never leave gaps), checked by
+// reading them: the GEMM paths store with beta == 0 (C written, not read), the elementwise
+// blocks and pools assign each output element once. Their fresh plan buffers need no clear
+// (4-10 MB per MobileNetV2 run at batch 1). Anything not listed keeps zeroed fresh buffers.
+// Kernels with extra statistics outputs (batch_norm, layer_norm) are left out.
+bool overwrites_outputs(const std::string& op) {
+  static const std::unordered_set<std::string> ops = {
+      "conv2d", "fused_conv2d_add_act", "matmul", "bmm", "fused_gemm_epilogue",
+      "add", "subtract", "multiply", "divide", "maximum", "minimum",
+      "relu", "relu6", "hardswish", "sigmoid", "tanh", "gelu", "silu", "exp", "sqrt", "rsqrt",
+      "avg_pool2d", "max_pool2d", "adaptive_avg_pool2d", "softmax"};
+  return ops.count(op) > 0;
+}
+
 void decode_instrs(Program& p, const Napi::Object& d) {
   auto raw = i32_field(d, "instrs");
   auto args = i32_field(d, "args");
@@ -158,6 +174,7 @@ void decode_instrs(Program& p, const Napi::Object& d) {
     switch (I.op) {
       case Opcode::Kernel:
         I.kernel = kernel_fn(I.fn);
+        I.out_uninit = overwrites_outputs(I.name);
         for (size_t i = 0; i < I.in.size() && i < 32; i++)
           if (p.slots[(size_t)I.in[i]].is_constant) I.const_mask |= 1u << i;
         if (I.const_mask) I.const_cache.resize(I.in.size());
@@ -262,6 +279,8 @@ void verify_plan(const Program& p) {
 
 std::shared_ptr<Program> build(const Napi::Object& d) {
   auto p = std::make_shared<Program>();
+  const char* poison = std::getenv("SKIFF_POISON_PLAN_BUFFERS");
+  p->poison = poison && poison[0] && std::string(poison) != "0";
   int32_t n_inputs = int_field(d, "nInputs"), n_params = int_field(d, "nParams");
   p->n_host = int_field(d, "nHost");
   for (double b : f64_field(d, "buffers")) {

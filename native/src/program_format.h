@@ -64,6 +64,7 @@ struct Instr {
   std::vector<int32_t> release;           // buffers released after this instruction
   std::string name;
   uint32_t const_mask = 0;                // Kernel: bit i set when input i is a constant slot
+  bool out_uninit = false;                // Kernel: writes every output element, so fresh plan buffers skip the clear
   mutable std::vector<ConstCacheEntry> const_cache;  // Kernel with const_mask: one entry per input
 };
 
@@ -76,6 +77,9 @@ struct Program {
   std::vector<int32_t> outputs;
   std::vector<int32_t> input_slot, param_slot;  // slot of input i / param j
   int64_t runs = 0, last_peak = 0, last_instructions = 0;
+  // SKIFF_POISON_PLAN_BUFFERS=1 at programCreate: buffers that skip the clear are filled with
+  // 0xFF bytes (NaN) instead, so a kernel wrongly listed as overwriting shows up in tests.
+  bool poison = false;
   // Per-instruction wall time (ns, summed over runs) while profiling is on (programProfile).
   bool profiling = false;
   std::vector<double> prof_ns;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include "program_format.h"
+#include "storage_uninit.h"
 
 namespace skiff {
 
@@ -59,7 +60,9 @@ void account(RunState& st, int64_t bytes) {
   if (st.live > st.peak) st.peak = st.live;
 }
 
-std::shared_ptr<Tensor> make_out(RunState& st, int32_t slot) {
+// uninit: the writing kernel assigns every output element (Instr::out_uninit), so a fresh buffer
+// is not cleared first. Buffers reused within a run are never cleared either way.
+std::shared_ptr<Tensor> make_out(RunState& st, int32_t slot, bool uninit = false) {
   const Program& p = *st.prog;
   const SlotSpec& s = p.slots[(size_t)slot];
   auto t = std::make_shared<Tensor>();
@@ -76,7 +79,11 @@ std::shared_ptr<Tensor> make_out(RunState& st, int32_t slot) {
   auto& b = st.bufs[(size_t)s.index];
   if (!b) {
     int64_t bytes = p.buf_bytes[(size_t)s.index];
-    b = std::make_shared<Storage>((size_t)bytes);
+    if (!uninit) b = std::make_shared<Storage>((size_t)bytes);
+    else {
+      b = make_storage_uninit((size_t)bytes);
+      if (p.poison) std::memset(b->data, 0xFF, b->bytes);
+    }
     account(st, bytes);
     program_counters().buffers_allocated++;
   }
@@ -203,7 +210,7 @@ bool execute(RunState& st) {
           call.op = I.name.c_str();
           for (int32_t s : I.in) call.in.push_back(read(st, s));
           for (int32_t s : I.out) {
-            auto t = make_out(st, s);
+            auto t = make_out(st, s, I.out_uninit);
             call.out.push_back(t);
             st.slots[(size_t)s] = std::move(t);
           }

@@ -1,4 +1,5 @@
 #include "tensor.h"
+#include "storage_uninit.h"
 #include <cstdlib>
 #include <limits>
 #include <sys/mman.h>
@@ -28,6 +29,11 @@ struct MapCache {
 };
 MapCache& map_cache() { static MapCache* c = new MapCache(); return *c; }   // never destroyed: storages may die at exit
 
+// Set by make_storage_uninit around its constructor call: the constructor's signature is shared
+// by every kernel file (tensor.h), so the no-clear variant is selected here instead of by a
+// second constructor.
+thread_local bool t_skip_clear = false;
+
 void* take_cached(size_t len) {
   auto& c = map_cache();
   std::lock_guard<std::mutex> lock(c.mu);
@@ -55,7 +61,7 @@ Storage::Storage(size_t nbytes) : bytes(nbytes) {
   if (alloc >= kMmapThreshold) {
     void* p = take_cached(alloc);
     if (p) {
-      std::memset(p, 0, alloc);
+      if (!t_skip_clear) std::memset(p, 0, alloc);
     } else {
       p = mmap(nullptr, alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (p == MAP_FAILED) throw SkiffError("out of memory allocating " + std::to_string(nbytes) + " bytes");
@@ -68,13 +74,21 @@ Storage::Storage(size_t nbytes) : bytes(nbytes) {
   } else {
     data = std::aligned_alloc(64, alloc);
     if (!data) throw SkiffError("out of memory allocating " + std::to_string(nbytes) + " bytes");
-    std::memset(data, 0, alloc);
+    if (!t_skip_clear) std::memset(data, 0, alloc);
   }
   auto& m = mem_stats();
   m.live_storages++;
   int64_t now = (m.live_bytes += (int64_t)nbytes);
   int64_t peak = m.peak_bytes.load();
   while (now > peak && !m.peak_bytes.compare_exchange_weak(peak, now)) {}
+}
+
+std::shared_ptr<Storage> make_storage_uninit(size_t nbytes) {
+  struct Flag {
+    Flag() { t_skip_clear = true; }
+    ~Flag() { t_skip_clear = false; }  // also when the allocation throws
+  } flag;
+  return std::make_shared<Storage>(nbytes);
 }
 
 Storage::~Storage() {

@@ -9,6 +9,9 @@
 //          | 'o' ID ';'    a host object by id      | '(' value* ')' a tuple
 //          | 'L' ID ';' '[' value* ']'              a list and its identity
 //          | 'D' ID ';' '{' (value value)* '}'      a dict and its identity
+//          | 'N' ID ';' DTYPE ';' value              a numpy scalar: its dtype and number
+//          | 'A' ID ';' DTYPE ';' value              a numpy array: its dtype and storage tensor
+// (numpy values go back to Python as 'o' ID: Python has the object)
 import type { Tensor } from '../../../src/tensor/tensor.js';
 import type { HostRef, RtValue } from '../../../sot/values.js';
 
@@ -68,6 +71,14 @@ function read(r: { s: string; i: number }, codec: Codec): RtValue {
       return { k: 'str', v };
     }
     case 'o': return { k: 'obj', ref: codec.object(Number(until(r, ';'))) };
+    case 'N': case 'A': {
+      const ref = codec.object(Number(until(r, ';')));
+      const dtype = until(r, ';');
+      const inner = read(r, codec);
+      if (c === 'A' && inner.k === 'tensor') return { k: 'obj', ref, np: { kind: 'array', dtype, t: inner.t } };
+      if (c === 'N' && (inner.k === 'int' || inner.k === 'float' || inner.k === 'bool')) return { k: 'obj', ref, np: { kind: 'scalar', dtype, value: inner } };
+      throw new Error(`sot encoding: bad numpy value body at ${r.i}`);
+    }
     case '(': {
       const items: RtValue[] = [];
       while (r.s[r.i] !== ')') items.push(read(r, codec));

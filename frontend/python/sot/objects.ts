@@ -18,6 +18,7 @@ import { asTuple, namedTupleAttr, NamedTupleVar } from './namedtuple.js';
 import { generatorAttr, GeneratorVar } from './generators.js';
 import { callToReturn } from './call_inline.js';
 import { callDunder, classAttr, delInstanceAttr, InstanceVar, instanceAttr, setInstanceAttr } from './user_objects.js';
+import { attrUnguarded, numpyAttr } from './numpy_values.js';
 
 /** Data attributes of numbers (everything else on a constant is a method). */
 const NUMBER_ATTRS = new Set(['real', 'imag', 'numerator', 'denominator']);
@@ -32,6 +33,8 @@ export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
   if (obj instanceof ObjectVar) {
     // An exception is new on every call (guarded by its type only): its attributes are read for real.
     if (obj.info.kind === 'other' && (obj.info.traits & TRAIT_EXCEPTION)) throw new GraphBreak('SOT007', `attribute '${name}' of an exception`);
+    const np = numpyAttr(tx, obj, name);   // an entry ndarray: .shape/.ndim/.size/.dtype, else SOT030
+    if (np) return np;
     const key = `${obj.ref.id as number}.${name}`;
     const shadow = tx.attrOverlay.get(key);
     if (shadow) return shadow;
@@ -44,7 +47,8 @@ export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
       throw e;
     }
     // Layer attributes are covered by the layer version guard; others are re-checked by the wrapper.
-    if (obj.info.kind !== 'layer') tx.host.recordAttrGuard(obj.ref, name, id);
+    // (a value-guarded numpy scalar's attributes follow from its dtype and value)
+    if (obj.info.kind !== 'layer') { if (!attrUnguarded(obj)) tx.host.recordAttrGuard(obj.ref, name, id); }
     else tx.layerDependent = true;
     const src = obj.source ? attrSource(obj.source, name) : null;
     return fromHostRead(tx, v, src, obj.info.kind === 'layer' && (name === '_sub_layers' || name === '_parameters' || name === '_buffers'));

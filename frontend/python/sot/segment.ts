@@ -21,6 +21,7 @@ import { symIntTemplate, SymIntVar } from './symint.js';
 import { NamedTupleVar } from './namedtuple.js';
 import { SiteBoundVar, SiteEscape } from './generators.js';
 import { InstanceVar } from './user_objects.js';
+import { isNumpyDataSource } from './numpy_values.js';
 
 /** How the child rebuilds one stack entry or local. */
 export type LayoutValue =
@@ -140,6 +141,8 @@ export class SegmentTemplates {
           // made by the traced code (to_tensor.ts): eager gives a new tensor per call
           return tx.madeConsts.has(inp.source.i) ? this.build('clone', [c]) : c;
         }
+        // an ndarray's storage (numpy_values.ts): eager's to_tensor gave a copy
+        if (isNumpyDataSource(inp.source)) return this.build('clone', [{ k: 'local', source: inp.source }]);
         return { k: 'local', source: inp.source };
       }
       let i = this.outIndex.get(v.sym);

@@ -32,7 +32,7 @@ import { symIntApi } from './symint_ops.js';
 import { drain, GeneratorVar } from './generators.js';
 import { callPartial, functoolsCall, PartialVar } from './functools.js';
 import { entryTensorEquals } from './value_guards.js';
-import { numpyScalarConst } from './numpy_values.js';
+import { arrayOperands, identityUnknown, numpyCallBreak, numpyScalarConst } from './numpy_values.js';
 
 // ---- conversions ------------------------------------------------------------------------------
 
@@ -169,6 +169,8 @@ export function binaryOp(tx: Translator, sym: string, a: Variable, b: Variable):
   if (sym === '[]') return getItem(tx, a, b);
   const si = symIntBinary(sym, a, b);   // a symbolic int with a tensor breaks (SOT008)
   if (si) return si;
+  const arr = arrayOperands(tx, sym, a, b);   // a numpy array: `tensor <op> to_tensor(arr)`, or numpy computing (SOT030)
+  if (arr) return tensorBinary(tx, sym, arr[0], arr[1]);
   if (a instanceof TensorVar || b instanceof TensorVar) return tensorBinary(tx, sym, a, b);
   if (a instanceof ConstVar && b instanceof ConstVar) return fromComputed(tx, hostBinary(tx, sym, a.value, b.value));
   // sequences: + and * on tuples/lists built from known items (list += and *= work in place)
@@ -256,6 +258,7 @@ export function unaryOp(tx: Translator, op: 'neg' | 'not' | 'invert' | 'pos', v:
 export function compareOp(tx: Translator, sym: string, a: Variable, b: Variable): Variable {
   const si = symIntCompare(sym, a, b);
   if (si) return si;
+  arrayOperands(tx, sym, a, b);   // numpy compares arrays itself: SOT030
   if (a instanceof TensorVar || b instanceof TensorVar) return tensorBinary(tx, sym, a, b);
   if (a instanceof ConstVar && b instanceof ConstVar) return fromComputed(tx, hostCompare(tx, sym, a.value, b.value));
   if (a instanceof SetVar || b instanceof SetVar) return setBinary(tx, 'COMPARE_OP', tx.host.compareOpArg(sym), a, b);
@@ -305,7 +308,7 @@ export function isOp(a: Variable, b: Variable): boolean | null {
     if (a.value.k === 'bool' && b.value.k === 'bool') return a.value.v === b.value.v;
     return null;
   }
-  if (a instanceof ObjectVar && b instanceof ObjectVar) return a.ref.id === b.ref.id;
+  if (a instanceof ObjectVar && b instanceof ObjectVar) return identityUnknown(a, b) ? null : a.ref.id === b.ref.id;
   if (a instanceof ConstVar && a.value.k === 'none') return b instanceof NullVar ? null : false;
   if (b instanceof ConstVar && b.value.k === 'none') return a instanceof NullVar ? null : false;
   if (a instanceof TensorVar && b instanceof TensorVar) return a.sym === b.sym;
@@ -432,6 +435,7 @@ export { fromHostSet };
 export function callVar(tx: Translator, fn: Variable, args: Variable[], kwargs: [string, Variable][]): Variable | undefined {
   const gm = gradModeCall(tx, fn, args, kwargs) ?? pyLayerCall(tx, fn, args, kwargs);
   if (gm) return gm;
+  numpyCallBreak(tx, fn, args, kwargs);
   if (fn instanceof BoundMethodVar) return callMethod(tx, fn, args, kwargs);
   if (fn instanceof FunctionVar) return inlineCall(tx, fn, null, args, kwargs);
   if (fn instanceof PartialVar) return callPartial(tx, fn, args, kwargs);

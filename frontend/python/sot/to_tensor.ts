@@ -11,6 +11,10 @@ import type { RtValue } from '../../../sot/values.js';
 import { ConstVar, ListVar, ObjectVar, TupleVar, type Variable } from '../../../sot/variables.js';
 import type { Translator } from './translator.js';
 import { isPureObject, toRt } from './semantics.js';
+import { arrayAsTensor, isNumpyArray } from './numpy_values.js';
+
+/** Paddle dtype names to_tensor takes as strings (an alias such as 'float' depends on global state: inlined as before). */
+const DTYPES = new Set(['bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64']);
 
 const PARAMS = ['data', 'dtype', 'place', 'stop_gradient'];
 
@@ -36,11 +40,20 @@ export function toTensorCall(tx: Translator, fn: ObjectVar, args: Variable[], kw
     bound.set(k, v);
   }
   const data = bound.get('data'), dtype = bound.get('dtype'), place = bound.get('place'), sg = bound.get('stop_gradient');
-  const seen = { floats: false };
-  if (!data || !constantData(data, seen)) return null;
   const isNone = (v: Variable | undefined) => v === undefined || (v instanceof ConstVar && v.value.k === 'none');
   if (!isNone(place)) return null;
   if (sg !== undefined && !(sg instanceof ConstVar && sg.value.k === 'bool' && sg.value.v)) return null;
+  if (data && isNumpyArray(data)) {
+    // an entry ndarray: its storage is a graph input, copied (or cast) as eager's to_tensor does
+    let name: string | null = null;
+    if (dtype instanceof ConstVar && dtype.value.k === 'str') name = dtype.value.v;
+    else if (dtype && isPureObject(dtype)) name = tx.host.dtypeName((dtype as ObjectVar).ref);
+    else if (!isNone(dtype)) return null;
+    if (name !== null && !DTYPES.has(name)) return null;
+    return arrayAsTensor(tx, data, name);
+  }
+  const seen = { floats: false };
+  if (!data || !constantData(data, seen)) return null;
   if (isNone(dtype) ? seen.floats : !((dtype instanceof ConstVar && dtype.value.k === 'str') || isPureObject(dtype!))) return null;
   const operands = [data, dtype ?? new ConstVar({ k: 'none' })].map((v) => toRt(tx, v));
   if (!operands.every(Boolean)) return null;

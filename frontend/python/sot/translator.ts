@@ -27,6 +27,7 @@ import { stepPops, stepPushes } from './steps.js';
 import { unwindLayout } from './unwind.js';
 import { outerGradMode } from './grad_mode.js';
 import { SiteEscape } from './generators.js';
+import { numpyEntryVar } from './numpy_values.js';
 import { isGradEnabled } from '../../../src/autograd/mode.js';
 
 export type { FrameLayout, Layout } from './segment.js';
@@ -186,8 +187,10 @@ export class Translator {
         }
         return c;
       }
-      case 'obj':
+      case 'obj': {
         if (v.ref.id === 0) { if (g) this.guards.add(identityGuard(source!, 0, 'NULL')); return NULL; }
+        const np = v.np ? numpyEntryVar(this, v, source, g) : null;   // guarded by dtype and value/shape
+        if (np) return np;
         if (g) {
           const info = this.host.describe(v.ref);
           // An exception is new on every call: its type is what the code after it may depend on.
@@ -195,6 +198,7 @@ export class Translator {
           else { this.guards.add(identityGuard(source!, v.ref.id, v.ref.typeName)); this.host.pinForTree(v.ref); }
         }
         return this.objectVar(v.ref, source);
+      }
     }
   }
 

@@ -73,6 +73,16 @@ def enc(v, out):
             enc(k, out)
             enc(x, out)
         out.append('}')
+    elif getattr(t, '_skiff_np', 0):
+        # numpy values (compat/numpy) travel by id with what their guards read: a scalar's dtype
+        # and value ('N' id ';' dtype ';' value), an array's dtype and storage tensor ('A' id ';'
+        # dtype ';' tensor). frontend/python/sot/numpy_values.ts guards them by these, not by id.
+        if t._skiff_np == 1:
+            out.append('N%d;%s;' % (remember(v), v._dtype.name))
+            enc(v.item(), out)
+        else:
+            out.append('A%d;%s;' % (remember(v), v._dtype.name))
+            enc(v._t, out)
     else:
         out.append('o%d;' % remember(v))
 

@@ -134,7 +134,7 @@ class StaticFunction:
                         break
                     BY_HANDLE[h] = a
                     codes.append(h)
-                elif t in _SLOW_TYPES or isinstance(a, (tuple, list, dict)):
+                elif t in _SLOW_TYPES or isinstance(a, (tuple, list, dict)) or getattr(t, '_skiff_np', 0):
                     codes = None
                     break
                 else:
