@@ -206,7 +206,8 @@ export function checkAliasing(g: Extract<Guard, { kind: 'aliasing' }>, slots: re
   const ids: (number | object | undefined)[] = g.members.map((m) => {
     if (!('key' in m)) return m.id;
     const v = resolveLocal(m, slots);
-    return v && (v.k === 'list' || v.k === 'dict') ? v.ref?.id : undefined;
+    // (a list/dict made by the parent node has no host object: the entry value itself is one per run)
+    return v && (v.k === 'list' || v.k === 'dict') ? v.ref?.id ?? v : undefined;
   });
   for (let i = 0; i < ids.length; i++) {
     if (ids[i] === undefined) return false;
@@ -219,6 +220,7 @@ function entryTensors(v: RtValue, out: Tensor[]): void {
   if (v.k === 'tensor') out.push(v.t);
   else if (v.k === 'tuple' || v.k === 'list') for (const x of v.items) entryTensors(x, out);
   else if (v.k === 'dict') for (const x of v.values) entryTensors(x, out);
+  else if (v.k === 'obj' && v.np?.kind === 'array') out.push(v.np.t);   // an ndarray's storage (np.asarray(t) may share t's)
 }
 
 /** Whether a sole_storage guard holds for these entry slots (also asked at translation time). */

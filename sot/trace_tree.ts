@@ -108,8 +108,17 @@ export function evalTemplate(t: Template, entry: readonly RtValue[], gouts: read
     case 'gout': return { k: 'tensor', t: gouts[t.i] };
     case 'const': return t.v;
     case 'tuple': return { k: 'tuple', items: t.items.map(rec) };
-    case 'list': return { k: 'list', items: t.items.map(rec) };
-    case 'dict': return { k: 'dict', keys: t.keys.map(rec), values: t.values.map(rec) };
+    // A list/dict the traced code made is one object in eager: every use of its template in a
+    // node run (a local, an item of a tuple local, an attribute) is the same value, so the
+    // child's translation sees one variable (frontend translator.ts fromRt).
+    case 'list': case 'dict': {
+      let v = memo?.get(t);
+      if (v === undefined) {
+        v = t.k === 'list' ? { k: 'list', items: t.items.map(rec) } : { k: 'dict', keys: t.keys.map(rec), values: t.values.map(rec) };
+        memo?.set(t, v);
+      }
+      return v;
+    }
     case 'result': return results[t.i];
     case 'attr': {
       if (!host) throw new Error('trace tree: an attribute template needs the host');
@@ -181,7 +190,7 @@ export function walk(
     const resume = caught ? exit.unwind!.resume : exit.resume;
     const children = caught ? node.excChildren : node.children;
     let next = resume.map((t) => evalTemplate(t, entry, gouts, results, host, memo));
-    if (replaced) next = next.map((v) => substituteTensors(v, replaced));
+    if (replaced) { const done = new Map<RtValue, RtValue>(); next = next.map((v) => substituteTensors(v, replaced, done)); }
     let child = pick(children, next, onMiss, node);
     if (!child) { child = translate(node, next, caught !== null); children.push(child); stats.translations++; }
     node = child;
@@ -189,13 +198,25 @@ export function walk(
   }
 }
 
-/** v with every tensor in `replaced` swapped for its replacement (deep in tuples, lists, dicts). */
-function substituteTensors(v: RtValue, replaced: ReadonlyMap<Tensor, Tensor>): RtValue {
+/**
+ * v with every tensor in `replaced` swapped for its replacement (deep in tuples, lists, dicts).
+ * `done` keeps one copy per container, so a list reached twice stays one value.
+ */
+function substituteTensors(v: RtValue, replaced: ReadonlyMap<Tensor, Tensor>, done: Map<RtValue, RtValue>): RtValue {
+  const rec = (x: RtValue) => substituteTensors(x, replaced, done);
+  if (v.k === 'list' || v.k === 'dict') {
+    const d = done.get(v);
+    if (d) return d;
+    // (made before its items, which may lead back to it)
+    const items: RtValue[] = [];
+    const c: RtValue = v.k === 'list' ? { ...v, items } : { ...v, values: items };
+    done.set(v, c);
+    items.push(...(v.k === 'list' ? v.items : v.values).map(rec));
+    return c;
+  }
   switch (v.k) {
     case 'tensor': { const r = replaced.get(v.t); return r ? { k: 'tensor', t: r } : v; }
-    case 'tuple': return { k: 'tuple', items: v.items.map((x) => substituteTensors(x, replaced)) };
-    case 'list': return { ...v, items: v.items.map((x) => substituteTensors(x, replaced)) };
-    case 'dict': return { ...v, values: v.values.map((x) => substituteTensors(x, replaced)) };
+    case 'tuple': return { k: 'tuple', items: v.items.map(rec) };
     default: return v;
   }
 }

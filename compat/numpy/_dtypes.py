@@ -20,6 +20,7 @@ class dtype:
     """np.dtype('float32'), np.dtype(np.int64), np.dtype(float) -> dtype('float64')."""
     __slots__ = ('name', 'kind', 'itemsize', 'char', '_storage', 'type', 'str', 'wrap')
     _cache = {}
+    _skiff_pure = True   # one immutable object per dtype, == a pure lookup: the translator computes with it
 
     def __new__(cls, spec=None, *args, **kwargs):
         return _lookup(spec)

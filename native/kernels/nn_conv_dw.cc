@@ -8,12 +8,11 @@
 //                     are E[ow], D[ow], E[ow + 1].
 // Then every output row is one loop over ow with the 9 taps unrolled and bias + activation
 // applied before the single store (same order of operations as the generic loop: bias, then the
-// taps row-major by fma, then the activation). Small planes at stride 1 sweep the whole padded
-// plane flat (the 2 columns between rows are computed and dropped) so 7- and 14-wide rows still
-// fill vectors. Height stride only picks rows. Threads split the N*C channels.
+// taps row-major by fma, then the activation). Outputs narrower than 32 sweep the padded plane
+// flat (the columns between output rows, and at height stride 2 the skipped rows, are computed
+// and dropped) so 7- and 14-wide rows still fill vectors. Threads split the N*C channels.
 #include "nn_conv_dw.h"
 #include <algorithm>
-#include <cstring>
 #include "kernel.h"
 #include "nn_common.h"
 
@@ -50,34 +49,45 @@ inline void dw3_line(const float* __restrict t0, const float* __restrict t1, con
   }
 }
 
+// Short rows are copied by loops the compiler keeps inline: as memset/memcpy calls, the 7- and
+// 14-wide rows of MobileNet's last stages cost more in calls than in data.
+#pragma GCC push_options
+#pragma GCC optimize("no-tree-loop-distribute-patterns")
 // Padded input row r (r - pt is the input row) into dst[0, len): zeros outside the input.
-inline void padded_row(const DwConv3& a, const float* xp, int64_t r, int64_t len, float* dst) {
+static void padded_row(const DwConv3& a, const float* xp, int64_t r, int64_t len, float* __restrict dst) {
   const int64_t ih = r - a.pt;
-  if (ih < 0 || ih >= a.H) { std::memset(dst, 0, (size_t)len * sizeof(float)); return; }
-  const float* xr = xp + ih * a.xh;
+  if (ih < 0 || ih >= a.H) { for (int64_t q = 0; q < len; q++) dst[q] = 0.f; return; }
+  const float* __restrict xr = xp + ih * a.xh;
   const int64_t c0 = std::min(a.pl, len), c1 = std::min(len, a.pl + a.W);
   for (int64_t q = 0; q < c0; q++) dst[q] = 0.f;
-  if (a.xw == 1) std::memcpy(dst + c0, xr + (c0 - a.pl), (size_t)std::max<int64_t>(0, c1 - c0) * sizeof(float));
+  if (a.xw == 1) for (int64_t q = c0; q < c1; q++) dst[q] = xr[q - a.pl];
   else for (int64_t q = c0; q < c1; q++) dst[q] = xr[(q - a.pl) * a.xw];
   for (int64_t q = std::max(c0, c1); q < len; q++) dst[q] = 0.f;
 }
+
+static void copy_row(const float* __restrict src, int64_t n, float* __restrict dst) {
+  for (int64_t i = 0; i < n; i++) dst[i] = src[i];
+}
+#pragma GCC pop_options
 
 template <int ACT>
 void run(const DwConv3& a, const float* X, const float* Wt, const float* bias, float* O) {
   const int64_t hp = (a.OH - 1) * a.sh + 3;           // padded rows the windows touch
   const bool s2 = a.sw == 2;
   const int64_t pitch = s2 ? a.OW + 1 : a.OW + 2;      // one plane row (E and D rows for stride 2)
-  const bool flat = !s2 && a.sh == 1 && a.OW < 32;
-  const int64_t n_flat = (a.OH - 1) * pitch + a.OW;
+  // Narrow outputs: one flat sweep, output row oh at flat offset oh * sh * pitch.
+  const bool flat = a.OW < 32;
+  const int64_t rstep = a.sh * pitch;
+  const int64_t n_flat = (a.OH - 1) * rstep + a.OW;
   const size_t plane = (size_t)(hp * pitch);
-  const size_t need = (s2 ? 2 * plane + 2 * (size_t)pitch : plane) + (flat ? (size_t)(a.OH * pitch) : 0);
+  const size_t need = (s2 ? 2 * plane + 2 * (size_t)pitch : plane) + (flat ? (size_t)n_flat : 0);
   const int64_t P = a.OH * a.OW;
   parallel_for(a.N * a.C, std::max<int64_t>(1, 65536 / std::max<int64_t>(1, P * 9)), [&](int64_t b, int64_t e) {
     float* buf = nn::scratch<float>(2, need);
     float* E = buf;                                    // stride 1: the padded plane
     float* D = s2 ? buf + plane : nullptr;
     float* tmp = s2 ? buf + 2 * plane : nullptr;       // one padded row before the even/odd split
-    float* rowbuf = flat ? buf + plane : nullptr;
+    float* rowbuf = flat ? buf + (s2 ? 2 * plane + 2 * (size_t)pitch : plane) : nullptr;
     for (int64_t nc = b; nc < e; nc++) {
       const int64_t n = nc / a.C, ch = nc % a.C;
       const float* xp = X + n * a.xn + ch * a.xc;
@@ -95,9 +105,10 @@ void run(const DwConv3& a, const float* X, const float* Wt, const float* bias, f
       const float bv = bias ? bias[ch] : 0.f;
       float* on = O + nc * P;
       if (flat) {
-        dw3_line<ACT>(E, E + 1, E + 2, E + pitch, E + pitch + 1, E + pitch + 2, E + 2 * pitch, E + 2 * pitch + 1, E + 2 * pitch + 2, w, bv,
-                      n_flat, rowbuf);
-        for (int64_t oh = 0; oh < a.OH; oh++) std::memcpy(on + oh * a.OW, rowbuf + oh * pitch, (size_t)a.OW * sizeof(float));
+        const int64_t p = pitch;
+        if (!s2) dw3_line<ACT>(E, E + 1, E + 2, E + p, E + p + 1, E + p + 2, E + 2 * p, E + 2 * p + 1, E + 2 * p + 2, w, bv, n_flat, rowbuf);
+        else dw3_line<ACT>(E, D, E + 1, E + p, D + p, E + p + 1, E + 2 * p, D + 2 * p, E + 2 * p + 1, w, bv, n_flat, rowbuf);
+        for (int64_t oh = 0; oh < a.OH; oh++) copy_row(rowbuf + oh * rstep, a.OW, on + oh * a.OW);
         continue;
       }
       for (int64_t oh = 0; oh < a.OH; oh++) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include "program_format.h"
 #include "storage_uninit.h"
+#include "threadpool_hint.h"
 
 namespace skiff {
 
@@ -123,7 +124,8 @@ void run_view(RunState& st, const Instr& I) {
 void run_copy(RunState& st, const Instr& I) {
   const auto& src = read(st, I.in[0]);
   int32_t o = I.out[0];
-  std::shared_ptr<Tensor> dst = st.prog->slots[(size_t)o].kind == SlotKind::Param ? read(st, o) : make_out(st, o);
+  // strided_copy assigns every element of dst: a fresh buffer needs no clear.
+  std::shared_ptr<Tensor> dst = st.prog->slots[(size_t)o].kind == SlotKind::Param ? read(st, o) : make_out(st, o, true);
   if (dst->storage == src->storage) throw SkiffError("copy source and destination share storage");
   strided_copy(*src, *dst);
   st.slots[(size_t)o] = std::move(dst);
@@ -198,6 +200,7 @@ bool execute(RunState& st) {
   Program& p = *st.prog;
   auto& c = program_counters();
   KernelCall call;  // one per run: its vectors keep their capacity from instruction to instruction
+  HotRegion hot;    // back-to-back parallel regions: the pool may poll instead of sleeping
   const bool prof = p.profiling && p.prof_ns.size() == p.instrs.size();
   if (prof && st.pc == 0) p.prof_runs++;
   for (; st.pc < p.instrs.size(); st.pc++) {

@@ -1,17 +1,56 @@
 #include "threadpool.h"
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <vector>
+#include "threadpool_hint.h"
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace skiff {
 namespace {
 
 thread_local bool tl_in_parallel = false;
+
+// threadpool_hint.h: > 0 while a static program runs; spinning is allowed only then.
+std::atomic<int> g_hot{0};
+
+int64_t spin_ns() {
+  static const int64_t ns = [] {
+    const char* s = std::getenv("SKIFF_POOL_SPIN_US");
+    const long v = s && *s ? std::atol(s) : 0;
+    return (int64_t)std::clamp<long>(v, 0, 10000) * 1000;
+  }();
+  return ns;
+}
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
+
+// Polls `ready` while programs run, for at most spin_ns(); true once it holds.
+template <typename F>
+bool spin_until(const F& ready) {
+  const int64_t limit = spin_ns();
+  if (limit == 0 || g_hot.load(std::memory_order_relaxed) == 0) return ready();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0;; i++) {
+    if (ready()) return true;
+    cpu_relax();
+    if ((i & 63) == 63) {
+      if (g_hot.load(std::memory_order_relaxed) == 0) return ready();
+      if (std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count() > limit) return ready();
+    }
+  }
+}
 
 // One parallel region. Workers take a shared_ptr to the job under the mutex, so a worker that
 // wakes late can only ever see a complete, consistent job (never a mix of two jobs' fields).
@@ -48,6 +87,7 @@ class Pool {
     }
     cv_.notify_all();
     work(*job);
+    spin_until([&] { return job->done.load() >= job->nchunks; });
     std::unique_lock<std::mutex> lk(mu_);
     done_cv_.wait(lk, [&] { return job->done.load() >= job->nchunks; });
     current_.reset();
@@ -70,6 +110,8 @@ class Pool {
     uint64_t seen = 0;
     for (;;) {
       std::shared_ptr<Job> job;
+      // A program's next region usually comes within microseconds: poll before sleeping.
+      if (seen != 0) spin_until([&] { return gen_.load(std::memory_order_acquire) != seen || quit_.load(std::memory_order_relaxed); });
       {
         std::unique_lock<std::mutex> lk(mu_);
         cv_.wait(lk, [&] { return quit_ || gen_ != seen; });
@@ -91,8 +133,8 @@ class Pool {
   std::mutex mu_, job_mu_;
   std::condition_variable cv_, done_cv_;
   std::shared_ptr<Job> current_;
-  uint64_t gen_ = 0;
-  bool quit_ = false;
+  std::atomic<uint64_t> gen_{0};  // written under mu_; atomic so spinning workers may poll it
+  std::atomic<bool> quit_{false};
 };
 
 int default_threads() {
@@ -110,6 +152,8 @@ Pool& pool() { static Pool p(default_threads()); return p; }
 
 int num_threads() { return pool().size(); }
 void set_num_threads(int n) { pool().resize(n); }
+void pool_hot_enter() { g_hot.fetch_add(1, std::memory_order_relaxed); }
+void pool_hot_exit() { g_hot.fetch_sub(1, std::memory_order_relaxed); }
 void parallel_for_impl(int64_t n, int64_t grain, RangeFn fn) {
   pool().run(n, std::max<int64_t>(1, grain), fn);
 }

@@ -18,6 +18,7 @@ import { getAttr, getItem, setAttr, zeroArgSuper } from './objects.js';
 import { dictSet, setAdd, viewItems } from './methods.js';
 import { symIntBuiltin } from './symint.js';
 import { callDunder, InstanceVar } from './user_objects.js';
+import { keepForTree } from './to_tensor.js';
 
 type Builtin = (tx: Translator, args: Variable[], kwargs: [string, Variable][]) => Variable | undefined;
 
@@ -49,7 +50,12 @@ function hostCall(tx: Translator, fn: Variable, args: Variable[], guarded = fals
   const f = toRt(tx, fn)!;
   const nul: RtValue = { k: 'obj', ref: tx.host.nullRef };
   const r = tx.host.concrete({ opname: 'CALL', arg: args.length }, tx.v.callableFirst ? [f, nul, ...(rt as RtValue[])] : [nul, f, ...(rt as RtValue[])])[1];
-  return r.k === 'tensor' ? tx.constTensor(r.t) : fromComputed(tx, r);
+  if (r.k !== 'tensor') return fromComputed(tx, r);
+  // A tensor made by the call (a dunder such as __abs__ / __floor__ of a pure object): the tree
+  // owns it (to_tensor.ts), and, as eager makes one per call, a copy per run stands for it
+  // wherever it leaves the graph (segment.ts) and an inplace write to it runs concretely.
+  if (!keepForTree(tx, r)) throw new GraphBreak('SOT007', 'a builtin call made a tensor that cannot be kept');
+  return tx.madeConstTensor(r.t);
 }
 
 const BUILTINS: Record<string, Builtin> = {

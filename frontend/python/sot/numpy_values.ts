@@ -12,8 +12,8 @@
 // on every run (source `<slot>["<ndarray data>"]`, sot/guards.ts resolveLocal), so a changed
 // array content needs no re-translation and no content guard, whatever its size. Captured:
 // `paddle.to_tensor(arr)` (a copy, dtype kept or cast) and `tensor <op> arr` for the operators
-// Tensor defers to the array with (`+ - * / // % ** & | ^`: eager converts the array with
-// to_tensor, then Paddle's promotion), and `.shape` / `.ndim` / `.size` / `.dtype` as constants.
+// Tensor defers to the array with (`+ - * / // % ** & | ^` and their `op=` forms: eager converts
+// the array with to_tensor, then Paddle's promotion), and `.shape` / `.ndim` / `.size` / `.dtype` as constants.
 // Everything else an array does — its methods, numpy functions taking it, operators with it on
 // the left, item writes — is numpy computing, which runs concretely (SOT030). Only entry values
 // (slots and their items) get this kind; arrays read from globals or attributes stay objects
@@ -24,7 +24,7 @@ import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { HostError } from '../../../sot/host.js';
 import { isLocalSource, itemSource, type Source } from '../../../sot/sources.js';
 import type { NumpyInfo, RtValue } from '../../../sot/values.js';
-import { ConstVar, ObjectVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
+import { BoundMethodVar, ConstVar, ObjectVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
 import type { Translator } from './translator.js';
 import { recordOp, tensorResults } from './semantics.js';
 
@@ -91,7 +91,9 @@ const DEFERRED_OPS = new Set(['+', '-', '*', '/', '//', '%', '**', '&', '|', '^'
 export function arrayOperands(tx: Translator, sym: string, a: Variable, b: Variable): [Variable, Variable] | null {
   const aArr = isNumpyArray(a), bArr = isNumpyArray(b);
   if (!aArr && !bArr) return null;
-  if (aArr || !(a instanceof TensorVar) || !DEFERRED_OPS.has(sym)) throw new GraphBreak('SOT030', `operator ${sym} with a numpy array computes with numpy`);
+  // Tensor has no inplace dunders: `t += arr` is `t = t + arr`
+  const base = sym.length > 1 && sym.endsWith('=') && !['==', '!=', '<=', '>='].includes(sym) ? sym.slice(0, -1) : sym;
+  if (aArr || !(a instanceof TensorVar) || !DEFERRED_OPS.has(base)) throw new GraphBreak('SOT030', `operator ${sym} with a numpy array computes with numpy`);
   const t = arrayAsTensor(tx, b);
   if (!t) throw new GraphBreak('SOT030', `operator ${sym} with a numpy array`);
   return [a, t];
@@ -112,20 +114,38 @@ export function numpyAttr(tx: Translator, obj: ObjectVar, name: string): Variabl
       const d = tx.host.getattrWithId({ k: 'obj', ref: obj.ref }, 'dtype').value;
       return d.k === 'obj' ? tx.objectVar(d.ref, null) : null;
     }
-    default: throw new GraphBreak('SOT030', `ndarray.${name}`);
+    default: {
+      // A method stays a lazy `arr.name` (its call breaks with the whole call, run once per
+      // call: a bound method made by a step would be a new object, guarded anew, every call).
+      let m: RtValue | null = null;
+      try {
+        m = tx.host.getattrWithId({ k: 'obj', ref: obj.ref }, name).value;
+      } catch (e) {
+        if (!(e instanceof HostError)) throw e;
+      }
+      if (m?.k === 'obj' && tx.host.describe(m.ref).kind === 'method') return new BoundMethodVar(obj, name);
+      throw new GraphBreak('SOT030', `ndarray.${name}`);
+    }
   }
 }
 
 /** Whether an attribute read of this object must skip the wrapper's attribute guard (value-guarded scalars). */
 export const attrUnguarded = (obj: ObjectVar): boolean => valueGuarded.get(obj)?.kind === 'scalar';
 
+/** An ndarray, entry or not (one made by numpy's own code, or read from an attribute). */
+const anyArray = (v: Variable): boolean =>
+  isNumpyArray(v) || (v instanceof ObjectVar && v.info.kind === 'other' && v.ref.typeName === 'ndarray');
+
 /**
- * A call whose arguments include an entry ndarray: numpy functions (np.add(arr, 1), ...) compute
- * with numpy and run concretely (SOT030), instead of simulating the numpy subset's own Python.
+ * A call of a numpy function with an ndarray argument (np.add(arr, 1), ...), or of an ndarray's
+ * bound method: numpy computing, which runs concretely (SOT030) instead of simulating the numpy
+ * subset's own Python (which would break deep inside it, again on every call).
  */
 export function numpyCallBreak(tx: Translator, fn: Variable, args: readonly Variable[], kwargs: readonly [string, Variable][]): void {
-  if (!args.some(isNumpyArray) && !kwargs.some(([, v]) => isNumpyArray(v))) return;
+  if (fn instanceof BoundMethodVar && isNumpyArray(fn.self)) throw new GraphBreak('SOT030', `ndarray.${fn.name}()`);
   if (!(fn instanceof ObjectVar)) return;
+  const self = fn.info.kind === 'method' ? tx.objectVar(fn.info.self, null) : null;
+  if (!(self && anyArray(self)) && !args.some(anyArray) && !kwargs.some(([, v]) => anyArray(v))) return;
   let mod: RtValue;
   try {
     mod = tx.host.getattr({ k: 'obj', ref: fn.ref }, '__module__');
@@ -133,7 +153,7 @@ export function numpyCallBreak(tx: Translator, fn: Variable, args: readonly Vari
     if (e instanceof HostError) return;
     throw e;
   }
-  if (mod.k === 'str' && (mod.v === 'numpy' || mod.v.startsWith('numpy.'))) throw new GraphBreak('SOT030', `numpy function ${fn.ref.typeName} on an ndarray`);
+  if (mod.k === 'str' && (mod.v === 'numpy' || mod.v.startsWith('numpy.'))) throw new GraphBreak('SOT030', `numpy function ${fn.info.kind === 'function' ? fn.info.name : fn.ref.typeName} on an ndarray`);
 }
 
 /** The Python number a numpy scalar object holds, as a constant; null for anything else. */

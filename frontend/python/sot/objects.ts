@@ -18,7 +18,7 @@ import { asTuple, namedTupleAttr, NamedTupleVar } from './namedtuple.js';
 import { generatorAttr, GeneratorVar } from './generators.js';
 import { callToReturn } from './call_inline.js';
 import { callDunder, classAttr, delInstanceAttr, InstanceVar, instanceAttr, setInstanceAttr } from './user_objects.js';
-import { attrUnguarded, numpyAttr } from './numpy_values.js';
+import { attrUnguarded, isNumpyArray, numpyAttr } from './numpy_values.js';
 
 /** Data attributes of numbers (everything else on a constant is a method). */
 const NUMBER_ATTRS = new Set(['real', 'imag', 'numerator', 'denominator']);
@@ -228,6 +228,7 @@ export function getItem(tx: Translator, obj: Variable, key: Variable): Variable 
       return tx.fromRt(v, obj.source && r.k !== 'obj' ? itemSource(obj.source, r) : null, false);
     }
   }
+  if (isNumpyArray(obj)) throw new GraphBreak('SOT030', 'ndarray indexing');
   throw new GraphBreak('SOT007', `subscript of ${obj.kind}`);
 }
 
@@ -258,6 +259,7 @@ export function setItem(tx: Translator, obj: Variable, key: Variable, v: Variabl
     return;
   }
   if (obj instanceof DictVar) { dictSet(tx, obj, key, v); return; }
+  if (isNumpyArray(obj)) throw new GraphBreak('SOT030', 'ndarray item assignment');
   throw new GraphBreak('SOT007', `item assignment on ${obj.kind}`);
 }
 

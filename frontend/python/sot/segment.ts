@@ -6,7 +6,7 @@
 // structurally while they stay inside the frames, and are made for real ('build' templates)
 // when Python code receives them (step operands, side effects, the return value).
 import type { SymTensor } from '../../../sot/function_graph.js';
-import { slotSource, type Source } from '../../../sot/sources.js';
+import { isLocalSource, slotSource, type Source } from '../../../sot/sources.js';
 import type { Template } from '../../../sot/trace_tree.js';
 import type { HostRef, RtValue } from '../../../sot/values.js';
 import {
@@ -92,26 +92,36 @@ export class SegmentTemplates {
 
   constructor(private readonly tx: Translator) {}
 
+  /**
+   * Lists and dicts the traced code made that must be one real object in this run (reached
+   * twice from a value handed to Python, such as the return value `(a, a)`): built for real
+   * wherever they are used. Set before any template of them is made.
+   */
+  shared: ReadonlySet<Variable> = new Set();
+
   tpl(v: Variable): Template {
     let t = this.made.get(v);
-    if (!t) { t = this.make(v); this.made.set(v, t); }
-    return t;
-  }
-
-  /** Instances whose template is being made (an object reaching itself cannot be built from its parts). */
-  private readonly building = new Set<InstanceVar>();
-
-  /** An object made by the traced code, built for real once per run with its simulated __dict__. */
-  private instance(v: InstanceVar): Template {
-    if (this.building.has(v)) throw new GraphBreak('SOT105', 'an object made in translated code refers to itself');
-    if (this.handOff) this.realized.add(v);
+    if (t) return t;
+    // A value reaching itself cannot be built from its parts.
+    if (this.building.has(v)) throw new GraphBreak('SOT105', `a ${v instanceof InstanceVar ? 'object' : v.kind} made in translated code refers to itself`);
     this.building.add(v);
     try {
-      const names = [...v.attrs.keys()].map(strT);
-      return this.build('object', [this.tpl(v.cls), { k: 'dict', keys: names, values: [...v.attrs.values()].map((x) => this.tpl(x)) }]);
+      t = this.make(v);
     } finally {
       this.building.delete(v);
     }
+    this.made.set(v, t);
+    return t;
+  }
+
+  /** Values whose template is being made. */
+  private readonly building = new Set<Variable>();
+
+  /** An object made by the traced code, built for real once per run with its simulated __dict__. */
+  private instance(v: InstanceVar): Template {
+    if (this.handOff) this.realized.add(v);
+    const names = [...v.attrs.keys()].map(strT);
+    return this.build('object', [this.tpl(v.cls), { k: 'dict', keys: names, values: [...v.attrs.values()].map((x) => this.tpl(x)) }]);
   }
 
   private build(ctor: string, operands: Template[]): Template {
@@ -124,7 +134,9 @@ export class SegmentTemplates {
     if ((v instanceof ListVar || v instanceof DictVar) && v.ref) return { k: 'fresh', inner: tx.containerRef(v) };
     // An entry value is re-read from the entry, unless it is a container the segment may have
     // changed since (lists and dicts without a host object are rebuilt from their items).
-    const src = unchangeable(v) ? tx.entrySource(v) : undefined;
+    // (an object inside an entry tuple or list is re-read there too: a slot the child does not
+    // guard may hold a new object on every run, such as a set or iterator its parent made)
+    const src = unchangeable(v) ? tx.entrySource(v) ?? (v instanceof ObjectVar && v.source && isLocalSource(v.source) ? v.source : undefined) : undefined;
     if (src) return { k: 'local', source: src };
     const rec = (x: Variable) => this.tpl(x);
     if (v instanceof ConstVar) return { k: 'const', v: v.value };
@@ -149,7 +161,7 @@ export class SegmentTemplates {
       if (i === undefined) { i = this.outs.length; this.outs.push(v.sym); this.outIndex.set(v.sym, i); }
       return { k: 'gout', i };
     }
-    if (this.handOff && (v instanceof ListVar || v instanceof DictVar || v instanceof SetVar || v instanceof IterVar)) {
+    if ((this.handOff || this.shared.has(v)) && (v instanceof ListVar || v instanceof DictVar || v instanceof SetVar || v instanceof IterVar)) {
       this.realized.add(v);
       if (v instanceof ListVar) return this.build('list', [{ k: 'tuple', items: v.items.map(rec) }]);
       if (v instanceof DictVar) return this.build('dict', [{ k: 'dict', keys: v.keys.map(rec), values: v.values.map(rec) }]);
@@ -216,10 +228,19 @@ export class LayoutBuilder {
    * cells, other objects' attributes): those travel as real objects (see make), so that every
    * path to one reaches the same object.
    */
-  private readonly nested: Set<InstanceVar>;
+  private readonly nested: Set<Variable>;
 
   constructor(private readonly tx: Translator, private readonly t: SegmentTemplates) {
     this.nested = nestedInstances(tx);
+    // Objects built for real in this run hand their attributes to Python: a list one holds is
+    // made for real too (before any other template of it), so a local naming the same list
+    // and the object's attribute stay one object in the child.
+    t.handOff = true;
+    try {
+      for (const v of this.nested) if (v instanceof InstanceVar) t.tpl(v);
+    } finally {
+      t.handOff = false;
+    }
   }
 
   /** A new slot holding `tpl`. */
@@ -258,6 +279,9 @@ export class LayoutBuilder {
   private make(v: Variable): LayoutValue {
     // Handed to Python in this step: the child re-reads the real object (guarded).
     if (this.t.realized.has(v)) return this.slotFor({ k: 'fresh', inner: this.t.tpl(v) });
+    // A set or iterator also reachable inside another live value is made for real there
+    // ('build'): this slot holds that same object (not guarded: the parent makes one every run).
+    if ((v instanceof SetVar || v instanceof IterVar) && this.nested.has(v)) return this.slot(v);
     if (v instanceof IterVar) return { as: 'iter', slot: this.tupleSlot(v.items.slice(v.pos)) };
     if (v instanceof InstanceVar && !this.nested.has(v) && ![...v.attrs.values()].some(holdsInstance)) {
       // only in frames (not handed to Python, not inside another value): its class and attributes
@@ -394,18 +418,42 @@ function holdsInstance(v: Variable | null | undefined): boolean {
   return has(v);
 }
 
-/** Objects made by the traced code found inside other live values of the frames. */
-function nestedInstances(tx: Translator): Set<InstanceVar> {
-  const out = new Set<InstanceVar>();
+/** Objects, sets and iterators made by the traced code found inside other live values of the frames. */
+function nestedInstances(tx: Translator): Set<Variable> {
+  const out = new Set<Variable>();
   const seen = new Set<Variable>();
   const inner = (v: Variable | null | undefined): void => {
     if (!v || seen.has(v)) return;
     seen.add(v);
-    if (v instanceof InstanceVar) out.add(v);
+    if (v instanceof InstanceVar || v instanceof SetVar || v instanceof IterVar) out.add(v);
     parts(v).forEach(inner);
   };
   for (const f of tx.frames) {
     for (const v of [...f.stack, ...f.locals, f.excInfo]) if (v) parts(v).forEach(inner);
   }
+  return out;
+}
+
+/**
+ * Lists and dicts made by the traced code (no host object) reached more than once from `roots`
+ * (through containers, cells, closures and objects' attributes): each must be one real object.
+ */
+export function sharedContainers(roots: readonly Variable[]): Set<Variable> {
+  const out = new Set<Variable>();
+  const seen = new Set<Variable>();
+  let budget = 10_000;   // (tuples are walked once per path: a huge DAG of them stops here)
+  const visit = (v: Variable | null | undefined): void => {
+    if (!v) return;
+    const made = (v instanceof ListVar || v instanceof DictVar) && !v.ref;
+    // Values that are one object however they are reached are walked once; a tuple is rebuilt
+    // per use, so what it holds is reached once per path to it.
+    if (made || v instanceof InstanceVar || v instanceof CellVar || v instanceof ListVar || v instanceof DictVar) {
+      if (seen.has(v)) { if (made) out.add(v); return; }
+      seen.add(v);
+    }
+    if (--budget < 0) throw new GraphBreak('SOT105', 'a value too large to hand over');
+    parts(v).forEach(visit);
+  };
+  roots.forEach(visit);
   return out;
 }

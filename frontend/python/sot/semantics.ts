@@ -269,7 +269,7 @@ export function compareOp(tx: Translator, sym: string, a: Variable, b: Variable)
   }
   // Only values whose comparison is a pure function of them: objects with their own __eq__
   // (which may have side effects or depend on mutable state) compare concretely.
-  if (!comparable(a) || !comparable(b)) throw new GraphBreak('SOT007', `comparison ${sym} of ${a.kind} and ${b.kind}`);
+  if (!(classVsPure(a, b) || classVsPure(b, a)) && (!comparable(a) || !comparable(b))) throw new GraphBreak('SOT007', `comparison ${sym} of ${a.kind} and ${b.kind}`);
   const ra = toRt(tx, a), rb = toRt(tx, b);
   if (ra && rb) return fromComputed(tx, hostCompare(tx, sym, ra, rb));
   throw new GraphBreak('SOT007', `comparison ${sym} of ${a.kind} and ${b.kind}`);
@@ -282,6 +282,12 @@ function identityEq(a: Variable, b: Variable): boolean {
     : ['function', 'builtin', 'module', 'method', 'api', 'layer'].includes(v.info.kind));
   return (byId(a) && (byId(b) || b instanceof ConstVar)) || (byId(b) && a instanceof ConstVar);
 }
+
+/**
+ * A class against a pure object (`arr.dtype == np.float32`): the pure side's __eq__ answers, and
+ * a class's own == is identity, so the host may compute it.
+ */
+const classVsPure = (a: Variable, b: Variable): boolean => a instanceof ObjectVar && a.info.kind === 'class' && isPureObject(b);
 
 function comparable(v: Variable): boolean {
   if (v instanceof ConstVar || isPureObject(v)) return true;

@@ -66,11 +66,19 @@ export function toTensorCall(tx: Translator, fn: ObjectVar, args: Variable[], kw
     if (e instanceof HostError) return null;   // (inlined, the call raises there as eager does)
     throw e;
   }
-  if (r.k !== 'tensor') return null;
-  // Python owns the tensor (its handle is released when the last Python reference goes): a list
-  // holding it, pinned for the tree's lifetime, keeps it alive while the graph binds it.
-  const holder = tx.host.concrete({ opname: 'SKIFF_NEW', arg: 0, argval: { k: 'str', v: 'list' } }, [{ k: 'tuple', items: [r] }])[1];
-  if (holder.k !== 'list' || !holder.ref) return null;
-  tx.host.pinForTree(holder.ref);
+  if (r.k !== 'tensor' || !keepForTree(tx, r)) return null;
   return tx.madeConstTensor(r.t);
+}
+
+/**
+ * A tensor a concrete call made at translation time, bound into the graph as a constant: Python
+ * owns it (its handle is released when the last Python reference goes, and that disposes it),
+ * so a list holding it, pinned for the tree's lifetime, keeps it alive while the graph binds it.
+ * False when the holder could not be made (the caller then does not bind it).
+ */
+export function keepForTree(tx: Translator, r: Extract<RtValue, { k: 'tensor' }>): boolean {
+  const holder = tx.host.concrete({ opname: 'SKIFF_NEW', arg: 0, argval: { k: 'str', v: 'list' } }, [{ k: 'tuple', items: [r] }])[1];
+  if (holder.k !== 'list' || !holder.ref) return false;
+  tx.host.pinForTree(holder.ref);
+  return true;
 }

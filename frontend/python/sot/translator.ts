@@ -22,7 +22,7 @@ import { HANDLERS } from '../handlers/index.js';
 import { exitLoop } from '../handlers/jumps.js';
 import type { SotPythonHost as PythonHost } from './python_host.js';
 import type { VersionTable } from './versions.js';
-import { type Layout, LayoutBuilder, type LayoutValue, rebuildFrames, SegmentTemplates } from './segment.js';
+import { type Layout, LayoutBuilder, type LayoutValue, rebuildFrames, SegmentTemplates, sharedContainers } from './segment.js';
 import { stepPops, stepPushes } from './steps.js';
 import { unwindLayout } from './unwind.js';
 import { outerGradMode } from './grad_mode.js';
@@ -112,6 +112,8 @@ export class Translator {
 
   /** Variables of real lists and dicts by object id, and every place one was found (aliasing guard). */
   readonly hostContainers = new Map<number, ListVar | DictVar>();
+  /** Variables of entry lists/dicts the parent made (no host object), by entry value. */
+  private readonly madeContainers = new Map<RtValue, ListVar | DictVar>();
   private readonly aliasMembers: { source: Source | null; id: number | object }[] = [];
 
   /** The partition of entry containers into same objects, when more than one was seen. */
@@ -168,19 +170,23 @@ export class Translator {
         return new TupleVar(v.items.map((x, i) => this.fromRt(x, source ? itemSource(source, { k: 'int', v: i }) : null, guard)), source);
       case 'list': case 'dict': {
         // One variable per real list/dict: a mutation through one name is seen through every other.
-        const seen = v.ref ? this.hostContainers.get(v.ref.id as number) : undefined;
+        // A list/dict the parent made (no host object) reached through two slots is one value of
+        // the entry too (trace_tree.ts evalTemplate): one variable, and the partition is guarded
+        // (a node shared from another parent may see other sharing).
+        const seen = v.ref ? this.hostContainers.get(v.ref.id as number) : this.madeContainers.get(v);
         if (v.ref) this.aliasMembers.push({ source: source && isLocalSource(source) ? source : null, id: v.ref.id });
+        else if (source && isLocalSource(source)) this.aliasMembers.push({ source, id: v });
         if (seen) return seen;
         let c: ListVar | DictVar;
         if (v.k === 'list') {
           if (g) { this.guards.add(kindGuard(source!, 'list')); this.guards.add(lengthGuard(source!, v.items.length)); }
           c = new ListVar([], source, v.ref ?? null);
-          if (v.ref) this.hostContainers.set(v.ref.id as number, c);
+          if (v.ref) this.hostContainers.set(v.ref.id as number, c); else this.madeContainers.set(v, c);
           c.items = v.items.map((x, i) => this.fromRt(x, source ? itemSource(source, { k: 'int', v: i }) : null, guard));
         } else {
           if (g) { this.guards.add(kindGuard(source!, 'dict')); this.guards.add(lengthGuard(source!, v.keys.length)); }
           const d = new DictVar([], [], source, v.ref ?? null);
-          if (v.ref) this.hostContainers.set(v.ref.id as number, d);
+          if (v.ref) this.hostContainers.set(v.ref.id as number, d); else this.madeContainers.set(v, d);
           d.keys = v.keys.map((k) => this.fromRt(k, null, false));
           d.values = v.values.map((x, i) => this.fromRt(x, source ? itemSource(source, v.keys[i]) : null, guard));
           c = d;
@@ -413,6 +419,8 @@ export class Translator {
 
     let nodeExit: TreeNode['exit'];
     if (exit.k === 'return') {
+      // `return a, a`: eager returns one list twice
+      T.shared = sharedContainers([exit.value]);
       nodeExit = { k: 'return', value: tpl(exit.value) };
     } else {
       // Child layout: every frame; the innermost frame's stack without the operands, plus the

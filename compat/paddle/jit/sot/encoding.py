@@ -73,18 +73,28 @@ def enc(v, out):
             enc(k, out)
             enc(x, out)
         out.append('}')
-    elif getattr(t, '_skiff_np', 0):
+    elif getattr(t, '_skiff_np', 0) and (parts := _np_parts(v)) is not None:
         # numpy values (compat/numpy) travel by id with what their guards read: a scalar's dtype
         # and value ('N' id ';' dtype ';' value), an array's dtype and storage tensor ('A' id ';'
         # dtype ';' tensor). frontend/python/sot/numpy_values.ts guards them by these, not by id.
-        if t._skiff_np == 1:
-            out.append('N%d;%s;' % (remember(v), v._dtype.name))
-            enc(v.item(), out)
-        else:
-            out.append('A%d;%s;' % (remember(v), v._dtype.name))
-            enc(v._t, out)
+        tag, d, inner = parts
+        out.append('%s%d;%s;' % (tag, remember(v), d))
+        enc(inner, out)
     else:
         out.append('o%d;' % remember(v))
+
+
+def _np_parts(v):
+    """(tag, dtype name, scalar value or storage tensor) of a numpy value; None for one that is
+    not fully built yet (object.__new__(ndarray) inside numpy's own code, run by the translator)."""
+    d = getattr(v, '_dtype', None)
+    if d is None:
+        return None
+    if type(v)._skiff_np == 1:
+        x = v.item()
+        return ('N', d.name, x) if type(x) in (bool, int, float) else None
+    t = getattr(v, '_t', None)
+    return ('A', d.name, t) if isinstance(t, Tensor) and getattr(t, '_h', 0) else None
 
 
 def encode(v):

@@ -89,7 +89,7 @@ def _traits(o, t):
     from ...dtype import DType
     bits = 0
     if isinstance(o, (enum.Enum, DType)) or (t.__module__ == 'builtins' and isinstance(o, _IMMUTABLE_BUILTINS)) \
-            or getattr(t, '_skiff_np', 0) == 1:   # numpy scalars: immutable, guarded by dtype and value
+            or getattr(t, '_skiff_np', 0) == 1 or getattr(t, '_skiff_pure', False):   # numpy scalars (guarded by dtype and value), dtypes
         bits |= 1
     if getattr(t, '__eq__', None) is object.__eq__:
         bits |= 2
