@@ -3,6 +3,7 @@ import { GraphBreak } from '../../../sot/graph_breaks.js';
 import { ConstVar, DictVar, IterVar, ListVar, SetVar, TensorVar, TupleVar, type Variable } from '../../../sot/variables.js';
 import { compareOp, fromComputed, getIter, isPureObject, takeAll, toRt, truthy } from '../sot/semantics.js';
 import { dictSet, setAdd, setListItems } from '../sot/methods.js';
+import { elements } from '../sot/call_inline.js';
 import type { Translator } from '../sot/translator.js';
 import type { HandlerTable } from './types.js';
 
@@ -90,15 +91,14 @@ export const CONTAINERS: HandlerTable = {
   },
   UNPACK_SEQUENCE(tx, ins) {
     const v = tx.frame.pop();
-    if (v instanceof TensorVar) throw new GraphBreak('SOT009', 'unpacking a tensor');
-    const items = itemsOf(tx, v);
+    // a tensor unpacks into x[0], x[1], ... (Tensor.__iter__) when its first dim is a number
+    const items = elements(tx, v);
     if (items.length !== ins.arg) throw new GraphBreak('SOT007', `unpack: expected ${ins.arg} values, got ${items.length}`);
     for (let i = items.length - 1; i >= 0; i--) tx.frame.push(items[i]);
   },
   UNPACK_EX(tx, ins) {
     const v = tx.frame.pop();
-    if (v instanceof TensorVar) throw new GraphBreak('SOT009', 'unpacking a tensor');
-    const items = itemsOf(tx, v);
+    const items = elements(tx, v);
     const before = ins.arg & 0xff, after = ins.arg >> 8;
     if (items.length < before + after) throw new GraphBreak('SOT007', 'not enough values to unpack');
     const out = [...items.slice(0, before), new ListVar(items.slice(before, items.length - after)), ...items.slice(items.length - after)];

@@ -183,7 +183,7 @@ export function filterCall(tx: Translator, f: Variable, src: Variable): Variable
  * The elements an iterable yields. A tensor yields x[0], x[1], ... as Tensor.__iter__ does, when
  * its first dim is a number (a symbolic one would make the count depend on the input).
  */
-function elements(tx: Translator, x: Variable): Variable[] {
+export function elements(tx: Translator, x: Variable): Variable[] {
   if (x instanceof TensorVar) {
     const n = x.sym.shape[0];
     if (x.sym.shape.length === 0 || typeof n !== 'number') throw new GraphBreak('SOT009', 'iteration over a tensor');

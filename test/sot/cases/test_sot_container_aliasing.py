@@ -207,3 +207,25 @@ def test_shared_list_is_not_translated_per_call():
                          (mutated_through_item_after_break, 2), (dict_in_list_and_local, 2)):
         sf = check(fn, *[(t([1.0, -2.0, 3.0]),)] * 4)
         assert count(sf) == segments, '%s: %d translations, expected %d' % (fn.__name__, count(sf), segments)
+
+
+def _shared_on_one_path(x, flag):
+    a = [x]
+    if flag:
+        t = (a, 1)
+    else:
+        t = ([x], 1)
+    print('break')   # the same layout from both paths; `flag` is dead here
+    a.append(1)
+    return t
+
+
+def test_code_after_the_break_is_not_shared_across_different_sharing():
+    """The two paths leave the same layout, so the code after the break may be shared between
+    them (resume cache), but one path hands over one list twice and the other two lists: the
+    child guards which entry values are the same list, and each path gets its own."""
+    sf = paddle.jit.to_static(_shared_on_one_path)
+    for flag in (True, False, True, False):
+        x = t([1.0])
+        same(sf(x, flag), _shared_on_one_path(x, flag))
+    assert count(sf) == 4, count(sf)

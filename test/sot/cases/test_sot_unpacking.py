@@ -28,12 +28,16 @@ def test_dict_and_string_unpacking():
     check(f, (X, {'a': 1, 'b': 2.0}, 'xy'))
 
 
-def test_unpacking_a_tensor_breaks_and_matches():
+def test_unpacking_a_tensor_yields_its_rows():
+    # Tensor.__iter__ yields x[0], x[1], ...: captured when the first dim is a number
     def f(x):
         row0, row1 = x
         a, *b = x[0]
-        return row0 + row1, a, b
-    check(f, (X,))
+        d0, d1 = paddle.shape(x)
+        first, *rest = x.reshape([3, 2])
+        return row0 + row1, a, b, d0 * d1, first, rest
+    sf = check(f, (X,))
+    assert_no_breaks(sf)
 
 
 def test_tensor_shapes_unpack_statically():
@@ -87,3 +91,4 @@ def test_unpacking_across_a_break():
         first, *others = out
         return first, len(others)
     check(f, (X, [(1, (2, 3)), (4, (5, 6)), (7, (8, 9))]))
+
