@@ -12,44 +12,10 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { native } from '../src/native.js';
 import { paddle } from '../src/paddle.js';
-import type { Tensor } from '../src/tensor/tensor.js';
-import { mobilenet_v2, resnet18, resnet50 } from '../models/vision/index.js';
-import { bert_tiny, gpt_mini } from '../models/text/index.js';
+import { chooseModels, randomInput, saveModel } from './export_zoo.js';
 import { median, table, writeSection } from './results.js';
 
 const THREADS = 2;
-const nn = paddle.nn;
-
-/** paddle.vision.models.LeNet's layers. */
-class LeNet extends nn.Layer {
-  features = new nn.Sequential(new nn.Conv2D(1, 6, 3, 1, 1), new nn.ReLU(), new nn.MaxPool2D(2, 2), new nn.Conv2D(6, 16, 5, 1, 0), new nn.ReLU(), new nn.MaxPool2D(2, 2));
-  fc = new nn.Sequential(new nn.Linear(400, 120), new nn.Linear(120, 84), new nn.Linear(84, 10));
-  forward(x: Tensor) { return this.fc.call(paddle.flatten(this.features.call(x) as Tensor, 1)); }
-}
-
-/** BERT-tiny's encoder + pooler; the sequence output is the model's output. */
-class BertTinyEncoder extends nn.Layer {
-  bert = bert_tiny();
-  forward(ids: Tensor) { return (this.bert.call(ids) as Tensor[])[0]; }
-}
-
-interface Model {
-  name: string;
-  build: () => any;
-  /** Input shape after the batch dim, dtype, and the int range for ids. */
-  tail: number[]; dtype: 'float32' | 'int64'; vocab?: number;
-  label: string;
-}
-
-const MODELS: Model[] = [
-  { name: 'lenet', build: () => new LeNet(), tail: [1, 28, 28], dtype: 'float32', label: 'LeNet 1x28x28' },
-  { name: 'resnet18', build: () => resnet18(), tail: [3, 224, 224], dtype: 'float32', label: 'ResNet-18 3x224x224' },
-  { name: 'resnet50', build: () => resnet50(), tail: [3, 224, 224], dtype: 'float32', label: 'ResNet-50 3x224x224' },
-  { name: 'mobilenet_v2', build: () => mobilenet_v2(), tail: [3, 224, 224], dtype: 'float32', label: 'MobileNetV2 3x224x224' },
-  { name: 'bert_tiny', build: () => new BertTinyEncoder(), tail: [128], dtype: 'int64', vocab: 30522, label: 'BERT-tiny seq 128' },
-  { name: 'gpt_mini', build: () => gpt_mini({ max_position_embeddings: 128 }), tail: [64], dtype: 'int64', vocab: 50257, label: 'GPT-mini seq 64 (logits 50257)' },
-];
-
 const BATCHES = [1, 8];
 
 /** Alternating Skiff/ORT samples until both have >= minSamples and ~budgetMs passed (max 60). */
@@ -78,9 +44,7 @@ function tolRatio(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return d;
 }
 
-const asked = process.argv.slice(2);
-for (const a of asked) if (!MODELS.some((m) => m.name === a)) throw new Error(`export_latency: no model '${a}' (have: ${MODELS.map((m) => m.name).join(', ')})`);
-const chosen = asked.length ? MODELS.filter((m) => asked.includes(m.name)) : MODELS;
+const chosen = chooseModels('export_latency', process.argv.slice(2));
 
 native.numThreads(THREADS);
 const dir = mkdtempSync(join(tmpdir(), 'skiff-export-bench-'));
@@ -88,18 +52,12 @@ const rows: (string | number)[][] = [];
 const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' / ');
 try {
   for (const m of chosen) {
-    paddle.seed(1);
-    const layer = m.build();
-    layer.eval();
-    const spec = (b: null) => [new paddle.static.InputSpec([b, ...m.tail], m.dtype, 'x')];
     // One export with a symbolic batch serves both batch sizes, in both engines.
-    const prefix = join(dir, m.name);
-    paddle.jit.save(layer, prefix, { input_spec: spec(null) });
-    paddle.onnx.export(layer, prefix, spec(null));
+    const prefix = saveModel(m, dir, true);
     const exported = { prefix, onnx: new Uint8Array(readFileSync(`${prefix}.onnx`)) };
     for (const batch of BATCHES) {
       const shape = [batch, ...m.tail];
-      const x = (m.dtype === 'int64' ? paddle.randint(0, m.vocab!, shape, 'int64') : paddle.randn(shape)) as Tensor;
+      const x = randomInput(m, batch);
       const pred = paddle.inference.create_predictor(new paddle.inference.Config(exported.prefix));
       pred.get_input_handle(pred.get_input_names()[0]).copy_from_cpu(x);
       const out0 = pred.get_output_names()[0];

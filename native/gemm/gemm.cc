@@ -319,6 +319,23 @@ void run_thread(Job<T>& J, int v) {
 
 // Picks the thread grid minimising the largest per-thread tile (rounded to whole tiles);
 // ties go to more row groups, which share B and never duplicate A packing.
+/** Runs the job's tm x tn grid of thread indices (inline when there is one) and reports a failed one. */
+template <typename T>
+void run_grid(Job<T>& J) {
+  const int nt = J.tm * J.tn;
+  if (nt == 1) {
+    run_thread(J, 0);
+  } else {
+    // One index per thread; if the pool runs several on one thread, the flags still work.
+    parallel_for(nt, 1, [&J](int64_t b, int64_t e) {
+      for (int64_t v = b; v < e; v++) {
+        try { run_thread(J, (int)v); } catch (...) { J.failed.store(true); }
+      }
+    });
+  }
+  if (J.failed.load()) throw std::bad_alloc();
+}
+
 template <typename T>
 void choose_grid(int64_t m, int64_t n, int t, int& tm, int& tn) {
   constexpr int MR = Cfg<T>::MR, NR = Cfg<T>::NR;
@@ -357,18 +374,7 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t r
       J.bpack = static_cast<T*>(tl_shared.buf.get(sizeof(T) * (size_t)kk * (size_t)J.np * NR));
       if (!J.bpack) throw std::bad_alloc();
       J.flags = tl_shared.get_flags((size_t)((kk + KC - 1) / KC) * (size_t)J.np);
-      const int nt = J.tm * J.tn;
-      if (nt == 1) {
-        run_thread(J, 0);
-      } else {
-        // One index per thread; if the pool runs several on one thread, the flags still work.
-        parallel_for(nt, 1, [&J](int64_t b, int64_t e) {
-          for (int64_t v = b; v < e; v++) {
-            try { run_thread(J, (int)v); } catch (...) { J.failed.store(true); }
-          }
-        });
-      }
-      if (J.failed.load()) throw std::bad_alloc();
+      run_grid(J);
     }
   }
 }
@@ -596,17 +602,7 @@ void gemm_prepacked(int64_t m, int64_t n, int64_t k, float alpha, const float* A
   else choose_grid<float>(m, n, threads, J.tm, J.tn);
   J.bpack = static_cast<float*>(pb.buf.p);
   J.flags = pb.flags.get();
-  const int nt = J.tm * J.tn;
-  if (nt == 1) {
-    run_thread(J, 0);
-  } else {
-    parallel_for(nt, 1, [&J](int64_t b, int64_t e) {
-      for (int64_t v = b; v < e; v++) {
-        try { run_thread(J, (int)v); } catch (...) { J.failed.store(true); }
-      }
-    });
-  }
-  if (J.failed.load()) throw std::bad_alloc();
+  run_grid(J);
 }
 
 }  // namespace skiff
