@@ -13,9 +13,10 @@
 // array content needs no re-translation and no content guard, whatever its size. Captured:
 // `paddle.to_tensor(arr)` (a copy, dtype kept or cast) and `tensor <op> arr` for the operators
 // Tensor defers to the array with (`+ - * / // % ** & | ^` and their `op=` forms: eager converts
-// the array with to_tensor, then Paddle's promotion), and `.shape` / `.ndim` / `.size` / `.dtype` as constants.
-// Everything else an array does — its methods, numpy functions taking it, operators with it on
-// the left, item writes — is numpy computing, which runs concretely (SOT030). Only entry values
+// the array with to_tensor, then Paddle's promotion), and `.shape` / `.ndim` / `.size` / `.dtype`
+// as constants. Everything else an array does — method calls, numpy functions taking it, other
+// attributes, indexing and item writes, operators with it on the left, comparisons — is numpy
+// computing, which runs concretely (SOT030). Only entry values
 // (slots and their items) get this kind; arrays read from globals or attributes stay objects
 // guarded by identity, and arrays made by a concrete step (`t.numpy()`, SOT003) are entry values
 // of the node after it.
@@ -30,9 +31,6 @@ import { recordOp, tensorResults } from './semantics.js';
 
 /** Entry numpy variables (guarded by value, not identity) and what the host told about them. */
 const valueGuarded = new WeakMap<Variable, NumpyInfo>();
-
-/** The numpy info of a value-guarded entry variable, or undefined. */
-export const numpyInfo = (v: Variable): NumpyInfo | undefined => valueGuarded.get(v);
 
 /**
  * The variable for an entry numpy value found at `source`, with its guard; null when `v` is not
