@@ -23,6 +23,7 @@
 #include "kernel.h"
 #include "nn_common.h"
 #include "nn_conv_dw.h"
+#include "threadpool_tasks.h"
 
 namespace skiff {
 namespace {
@@ -375,11 +376,33 @@ void conv_f32_implicit(const Conv& a, const float* X, const nn::Strides4& xs, co
   int64_t rows = std::max<int64_t>(budget / std::max<int64_t>(1, per_row), (2 * t.nr + a.OW - 1) / a.OW);
   rows = std::max<int64_t>(1, std::min(rows, a.OH));
   int64_t nrb = (a.OH + rows - 1) / rows;
+  // Equal blocks (28 rows as 14 + 14, not 24 + 4) while they stay two panels wide.
+  if (const int64_t even = (a.OH + nrb - 1) / nrb; even * a.OW >= 2 * t.nr) rows = even;
   const int nt = num_threads();
-  // Few tasks: make their number a multiple of the threads, so none idles at the end.
-  if (nt > 1 && a.N * nrb < 4 * nt && a.N % nt != 0) {
-    const int64_t want = ((a.N * nrb + nt - 1) / nt * nt + a.N - 1) / a.N;
-    if (want <= a.OH) { rows = (a.OH + want - 1) / want; nrb = (a.OH + rows - 1) / rows; }
+  // Batches that do not split evenly over the threads (batch 1): at least two tasks per thread,
+  // claimed dynamically (parallel_tasks), so uneven tasks or a thread that lost its core do not
+  // leave the other idle. More tasks come from splitting the output channels (each part packs
+  // the same B panels again: for 1x1 a copy that is small next to the part's GEMM, parts keep
+  // >= 64 rows) and from more row blocks while each keeps >= two panels of columns (narrower
+  // blocks are mostly padding; 7x7 layers never split rows). The gathering modes re-gather cols
+  // per part, so for them rows are split first.
+  const int64_t mpan = pw.mp / t.mr;
+  int64_t mb = 1;
+  if (nt > 1 && a.N % nt != 0) {
+    const int64_t target = 2 * (int64_t)nt;
+    const int64_t min_rows = std::max<int64_t>(1, (2 * t.nr + a.OW - 1) / a.OW);
+    auto more_rows = [&] {
+      const int64_t want = std::min(std::max<int64_t>(1, a.OH / min_rows), (target + a.N * mb - 1) / (a.N * mb));
+      if (want > nrb) { rows = (a.OH + want - 1) / want; nrb = (a.OH + rows - 1) / rows; }
+    };
+    auto more_parts = [&] {
+      const int64_t want = (target + a.N * nrb - 1) / (a.N * nrb);
+      mb = std::max(mb, std::min({want, std::max<int64_t>(1, a.Cout / 64), mpan}));
+    };
+    if (cp.mode == ColsMode::kInPlace) { more_parts(); more_rows(); }
+    else { more_rows(); more_parts(); }
+    // Still fewer tasks than threads (narrow layers): channel parts of any size.
+    if (a.N * nrb * mb < nt) mb = std::min<int64_t>(mpan, (nt + a.N * nrb - 1) / (a.N * nrb));
   }
   if (cp.mode == ColsMode::kShifted) {
     cp.prow = rows + (a.kh - 1) * a.dh;
@@ -389,23 +412,19 @@ void conv_f32_implicit(const Conv& a, const float* X, const nn::Strides4& xs, co
       cp.koff[(size_t)k] = ci * cp.prow * cp.wp + i * a.dh * cp.wp + j * a.dw;
     }
   }
-  // Fewer tasks than threads: split the output channels too (each part then gathers the same rows).
-  const int64_t mpan = pw.mp / t.mr;
-  int64_t mb = 1;
-  if (a.N * nrb < nt) mb = std::min<int64_t>(mpan, (nt + a.N * nrb - 1) / (a.N * nrb));
   const int64_t mrows = (mpan + mb - 1) / mb * t.mr;
   mb = (a.Cout + mrows - 1) / mrows;
   const int64_t units = a.N * mb * nrb;
-  // Below ~2 x 144^3 multiply-adds a second thread costs more than it saves (gemm.cc's threshold).
+  auto task = [&](int64_t u) {
+    const int64_t n = u / (mb * nrb), mi = (u / nrb) % mb, rb = u % nrb;
+    const int64_t oh0 = rb * rows, oh1 = std::min(a.OH, oh0 + rows), m0 = mi * mrows, m1 = std::min(a.Cout, m0 + mrows);
+    conv_f32_block(a, X + n * xs.n, xs, cp, pw, oh0, oh1, m0, m1, bias, O + n * a.Cout * a.P);
+  };
+  // Below 2^20 multiply-adds (~15 us on one core) waking a second thread costs more than it
+  // saves; MobileNetV2's 28x28 and 14x14 layers (3.6-4.8M) are above it and do use both.
   const double work = (double)a.N * (double)a.Cout * (double)a.P * (double)a.K;
-  const int64_t grain = work < 2.0 * 144 * 144 * 144 ? units : 1;
-  parallel_for(units, grain, [&](int64_t b, int64_t e) {
-    for (int64_t u = b; u < e; u++) {
-      const int64_t n = u / (mb * nrb), mi = (u / nrb) % mb, rb = u % nrb;
-      const int64_t oh0 = rb * rows, oh1 = std::min(a.OH, oh0 + rows), m0 = mi * mrows, m1 = std::min(a.Cout, m0 + mrows);
-      conv_f32_block(a, X + n * xs.n, xs, cp, pw, oh0, oh1, m0, m1, bias, O + n * a.Cout * a.P);
-    }
-  });
+  if (work < double(1 << 20)) { for (int64_t u = 0; u < units; u++) task(u); return; }
+  parallel_tasks(units, task);
 }
 
 // The packed weight for the implicit path: from the constant cache when input 1 is a constant of

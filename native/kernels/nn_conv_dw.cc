@@ -10,11 +10,12 @@
 // applied before the single store (same order of operations as the generic loop: bias, then the
 // taps row-major by fma, then the activation). Outputs narrower than 32 sweep the padded plane
 // flat (the columns between output rows, and at height stride 2 the skipped rows, are computed
-// and dropped) so 7- and 14-wide rows still fill vectors. Threads split the N*C channels.
+// and dropped) so 7- and 14-wide rows still fill vectors. Threads take blocks of the N*C channels.
 #include "nn_conv_dw.h"
 #include <algorithm>
 #include "kernel.h"
 #include "nn_common.h"
+#include "threadpool_tasks.h"
 
 namespace skiff {
 namespace {
@@ -82,7 +83,13 @@ void run(const DwConv3& a, const float* X, const float* Wt, const float* bias, f
   const size_t plane = (size_t)(hp * pitch);
   const size_t need = (s2 ? 2 * plane + 2 * (size_t)pitch : plane) + (flat ? (size_t)n_flat : 0);
   const int64_t P = a.OH * a.OW;
-  parallel_for(a.N * a.C, std::max<int64_t>(1, 65536 / std::max<int64_t>(1, P * 9)), [&](int64_t b, int64_t e) {
+  // Channel blocks of >= 64K multiply-adds (less does not pay for a wake-up), at most 8 per
+  // thread, claimed dynamically (threadpool_tasks.h) so a thread that ran late does not hold
+  // the layer up; each channel's result does not depend on its block.
+  const int64_t nc_all = a.N * a.C, grain = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, P * 9));
+  const int64_t nblk = std::min<int64_t>((nc_all + grain - 1) / grain, 8 * (int64_t)num_threads());
+  const int64_t per = (nc_all + nblk - 1) / nblk;
+  auto channels = [&](int64_t b, int64_t e) {
     float* buf = nn::scratch<float>(2, need);
     float* E = buf;                                    // stride 1: the padded plane
     float* D = s2 ? buf + plane : nullptr;
@@ -127,7 +134,8 @@ void run(const DwConv3& a, const float* X, const float* Wt, const float* bias, f
         }
       }
     }
-  });
+  };
+  parallel_tasks(nblk, [&](int64_t i) { channels(i * per, std::min(nc_all, (i + 1) * per)); });
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 #include "threadpool_hint.h"
+#include "threadpool_tasks.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -21,10 +22,16 @@ thread_local bool tl_in_parallel = false;
 // threadpool_hint.h: > 0 while a static program runs; spinning is allowed only then.
 std::atomic<int> g_hot{0};
 
+// Default poll bound while a program runs. MobileNetV2 batch 1 on 2 threads (52 conv layers of
+// 50-400 us, each one region): waking a sleeping worker through the futex costs tens of us on
+// this VM; polling 50 us took a run from 6.5-7.4 ms to 5.4-5.6 ms at load ~1.2 (docs/executor.md).
+// Outside a program (eager ops, tests) nothing spins whatever this is.
+constexpr long kDefaultSpinUs = 50;
+
 int64_t spin_ns() {
   static const int64_t ns = [] {
     const char* s = std::getenv("SKIFF_POOL_SPIN_US");
-    const long v = s && *s ? std::atol(s) : 0;
+    const long v = s && *s ? std::atol(s) : kDefaultSpinUs;
     return (int64_t)std::clamp<long>(v, 0, 10000) * 1000;
   }();
   return ns;
@@ -47,6 +54,9 @@ bool spin_until(const F& ready) {
     cpu_relax();
     if ((i & 63) == 63) {
       if (g_hot.load(std::memory_order_relaxed) == 0) return ready();
+      // Hand the core over if anything else is runnable on it: on a loaded machine a pure busy
+      // poll takes the time the thread doing the work (or another process) needs.
+      std::this_thread::yield();
       if (std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count() > limit) return ready();
     }
   }
@@ -75,8 +85,10 @@ class Pool {
     for (int i = 0; i < n - 1; i++) workers_.emplace_back([this] { loop(); });
   }
 
-  void run(int64_t n, int64_t grain, RangeFn fn) {
-    int64_t chunks = std::min<int64_t>((int64_t)size(), (n + grain - 1) / grain);
+  void run(int64_t n, int64_t grain, RangeFn fn) { run_chunks(n, std::min<int64_t>((int64_t)size(), (n + grain - 1) / grain), fn); }
+
+  // [0, n) in `chunks` equal chunks, claimed one at a time by whichever thread is free.
+  void run_chunks(int64_t n, int64_t chunks, RangeFn fn) {
     if (chunks <= 1 || tl_in_parallel || workers_.empty()) { fn(0, n); return; }
     std::unique_lock<std::mutex> job_lock(job_mu_);  // one parallel region at a time
     auto job = std::make_shared<Job>(fn, n, (n + chunks - 1) / chunks, chunks);
@@ -157,5 +169,6 @@ void pool_hot_exit() { g_hot.fetch_sub(1, std::memory_order_relaxed); }
 void parallel_for_impl(int64_t n, int64_t grain, RangeFn fn) {
   pool().run(n, std::max<int64_t>(1, grain), fn);
 }
+void parallel_tasks_impl(int64_t n, RangeFn fn) { pool().run_chunks(n, n, fn); }
 
 }  // namespace skiff

@@ -39,7 +39,7 @@ const CASES: Case[] = [
   { name: 'mobilenet_v2', program: () => inferenceProgram(() => mobilenet_v2({ num_classes: 10 }), [new InputSpec([null, 3, 64, 64], 'float32', 'x')]),
     ops: ['fused_conv2d_add_act', 'conv2d'], minNodes: 80, fused: true },
   { name: 'gpt_mini', program: () => inferenceProgram(() => gpt_mini({ vocab_size: 512, num_hidden_layers: 2 }), [new InputSpec([1, 16], 'int64', 'ids')]),
-    ops: ['embedding', 'layer_norm'], minNodes: 30 },
+    ops: ['embedding', 'fused_bias_residual_layernorm', 'scaled_dot_product_attention'], minNodes: 30 },
   { name: 'control flow', program: controlFlowProgram, ops: ['if', 'while', 'exp', 'multiply'], minNodes: 10, regions: true },
 ];
 

@@ -1,0 +1,61 @@
+// Batch-1 task grids of the float32 conv paths (native/kernels/nn_conv.cc conv_f32_implicit,
+// nn_conv_dw.cc): with more threads than images a layer is cut into >= 2 tasks per thread
+// (output-channel parts for 1x1 in place, row blocks while they stay two panels wide, then
+// parts), claimed dynamically (native/src/threadpool_tasks.h). The k order never changes, so on
+// 2 and 3 threads every output must equal the 1-thread result bit for bit, whichever thread ran
+// which task; the float64 path checks the values themselves. Shapes are MobileNetV2's batch-1
+// layers (scaled down where the split stays the same) plus edge cases of the grid.
+import { afterAll, describe, expect, it } from 'vitest';
+import { native } from '../../src/native.js';
+import { runOp } from '../../src/ops/dispatch.js';
+import { paddle } from '../../src/paddle.js';
+import type { Tensor } from '../../src/tensor/tensor.js';
+
+const threads0 = native.numThreads();
+afterAll(() => { native.numThreads(threads0); });
+
+interface SplitCase { note: string; x: number[]; w: number[]; stride?: number; padding?: number; groups?: number; act?: string }
+const CASES: SplitCase[] = [
+  { note: '7x7 1x1 320 -> 1280: channel parts only', x: [1, 320, 7, 7], w: [1280, 320, 1, 1], act: 'relu6' },
+  { note: '7x7 1x1 960 -> 320: 4 k blocks, parts of 80', x: [1, 960, 7, 7], w: [320, 960, 1, 1] },
+  { note: '14x14 1x1 96 -> 576: parts', x: [1, 96, 14, 14], w: [576, 96, 1, 1], act: 'relu6' },
+  { note: '14x14 1x1 576 -> 96: one part, two row blocks', x: [1, 576, 14, 14], w: [96, 576, 1, 1] },
+  { note: '28x28 1x1 32 -> 192 (threaded since the lower threshold)', x: [1, 32, 28, 28], w: [192, 32, 1, 1], act: 'relu6' },
+  { note: '1x1 Cout 20 < 64: parts of any size when rows cannot split', x: [1, 64, 5, 5], w: [20, 64, 1, 1] },
+  { note: '3x3 shifted 14x14: row blocks then parts', x: [1, 48, 14, 14], w: [160, 48, 3, 3], padding: 1, act: 'relu' },
+  { note: 'stem 3x3 stride 2 (im2col): row blocks', x: [1, 3, 96, 96], w: [32, 3, 3, 3], stride: 2, padding: 1, act: 'relu6' },
+  { note: 'batch 3 on 2 threads (odd batch)', x: [3, 64, 7, 7], w: [256, 64, 1, 1] },
+  { note: 'depthwise 3x3 s2 96 x 56x56', x: [1, 96, 56, 56], w: [96, 1, 3, 3], stride: 2, padding: 1, groups: 96, act: 'relu6' },
+  { note: 'depthwise 3x3 s1 576 x 14x14', x: [1, 576, 14, 14], w: [576, 1, 3, 3], padding: 1, groups: 576, act: 'relu6' },
+  { note: 'depthwise 3x3 s1 960 x 7x7, 17 channel blocks', x: [1, 960, 7, 7], w: [960, 1, 3, 3], padding: 1, groups: 960 },
+];
+
+function randn(shape: number[], seed: number): Tensor {
+  paddle.seed(seed);
+  return paddle.randn(shape) as Tensor;
+}
+
+function conv(c: SplitCase, x: Tensor, w: Tensor, b: Tensor): Tensor {
+  const attrs = { stride: c.stride ?? 1, padding: c.padding ?? 0, dilation: 1, groups: c.groups ?? 1, activation: c.act ?? 'identity' };
+  return runOp('fused_conv2d_add_act', [x, w, b], attrs)[0] as Tensor;
+}
+
+describe('float32 conv at batch 1: task splits give the 1-thread bits', () => {
+  for (const c of CASES) {
+    it(c.note, () => {
+      const x = randn(c.x, 1), w = randn(c.w, 2), b = randn([c.w[0]], 3);
+      native.numThreads(1);
+      const one = Array.from(conv(c, x, w, b).rawData() as Float32Array);
+      const want = conv(c, x.astype('float64'), w.astype('float64'), b.astype('float64')).rawData() as Float64Array;
+      expect(one.length).toBe(want.length);
+      let worst = 0;
+      for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(one[i] - want[i]) / (1e-4 + 1e-4 * Math.abs(want[i])));
+      expect(worst).toBeLessThanOrEqual(1);
+      for (const T of [2, 3]) {
+        native.numThreads(T);
+        // Twice: tasks land on different threads from run to run.
+        for (let r = 0; r < 2; r++) expect(Array.from(conv(c, x, w, b).rawData() as Float32Array), `${T} threads`).toEqual(one);
+      }
+    });
+  }
+});
