@@ -5,6 +5,7 @@
 // running-statistics update of batch_norm in training, which eager code performs on the real
 // buffers, becomes a write-back after the graph (functionalized).
 import { runOpDef, setStaticRecorder, type TensorLike } from '../../src/ops/dispatch.js';
+import { eagerly } from '../../src/static/mode.js';
 import { surface } from '../../src/ops/index.js';
 import { getOp } from '../../src/ops/registry.js';
 import type { Attrs, OpDef, TensorMeta } from '../../src/ops/types.js';
@@ -13,15 +14,7 @@ import { FunctionGraph, SymTensor } from '../../sot/function_graph.js';
 import { GraphBreak } from '../../sot/graph_breaks.js';
 import { constSource } from '../../sot/sources.js';
 
-/** Runs fn with no recorder installed (ops on eager tensors run now). */
-export function eagerly<R>(fn: () => R): R {
-  const prev = setStaticRecorder(null);
-  try {
-    return fn();
-  } finally {
-    setStaticRecorder(prev);
-  }
-}
+export { eagerly };
 
 /** An eager tensor the graph writes after it runs (from graph value `value`). */
 export interface TensorWrite { readonly target: Tensor; readonly value: SymTensor }

@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPython, type PythonHost } from '../../frontend/python/host.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { usePython } from '../python/host_fixture.js';
 import { compile, fromPir } from '../../src/executor/index.js';
 import { decodeModel, exportOnnx } from '../../src/jit/onnx/index.js';
 import { runOp } from '../../src/ops/index.js';
@@ -247,20 +247,13 @@ assert m.training and paddle.in_dynamic_mode()
 const f32 = (b: Buffer): Float32Array => new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4).slice();
 
 describe('paddle.onnx.export from Python', () => {
-  let host: PythonHost;
-  const printed: string[] = [];
-  beforeAll(async () => {
-    const sink = (b: Uint8Array) => { printed.push(Buffer.from(b).toString()); };
-    host = await loadPython({ version: '3.12', stdout: sink, stderr: sink });
-  }, 120_000);
+  const py = usePython();
 
   for (const [name, tail] of [['lenet', [1, 28, 28]], ['resnet18', [3, 32, 32]]] as const) {
     it(`${name} (paddle.vision.models) matches eager Python at batch 2 and 3`, async () => {
       const out = mkdtempSync(join(dir, `py-${name}-`));
-      printed.length = 0;
-      const rc = host.runCode(PY_EXPORT, [name, host.fsPathOf(out)]);
-      host.flush();
-      expect(rc, printed.join('')).toBe(0);
+      const rc = py.run(PY_EXPORT, [name, py.host.fsPathOf(out)]);
+      expect(rc, py.printed.join('')).toBe(0);
       const bytes = new Uint8Array(readFileSync(join(out, 'model.onnx')));
       checkModel(bytes, `py_${name}`);
       for (const b of [2, 3]) {

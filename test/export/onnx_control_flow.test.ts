@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPython, type PythonHost } from '../../frontend/python/host.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { usePython } from '../python/host_fixture.js';
 import { decodeModel, exportOnnx } from '../../src/jit/onnx/index.js';
 import { paddle } from '../../src/paddle.js';
 import type { Value } from '../../src/pir/index.js';
@@ -144,18 +144,12 @@ paddle.onnx.export(m, out + '/cf', input_spec=[paddle.static.InputSpec([None, 3]
 const PY_INPUTS: [number[][], number][] = [[[[1, 2, -0.5]], 3], [[[-1, -2, 0.5], [0.25, -3, 1]], 0], [[[-1, 0, 0.5]], 2]];
 
 describe('ONNX control flow from Python (paddle.static.nn in a Layer)', () => {
-  let host: PythonHost;
-  const printed: string[] = [];
-  beforeAll(async () => {
-    const sink = (b: Uint8Array) => { printed.push(Buffer.from(b).toString()); };
-    host = await loadPython({ version: '3.12', stdout: sink, stderr: sink });
-  }, 120_000);
+  const py = usePython();
 
   it('cond + while_loop export as If + Loop and match eager Python', async () => {
     const out = mkdtempSync(join(dir, 'py-cf-'));
-    const rc = host.runCode(PY_CF, [host.fsPathOf(out)]);
-    host.flush();
-    expect(rc, printed.join('')).toBe(0);
+    const rc = py.run(PY_CF, [py.host.fsPathOf(out)]);
+    expect(rc, py.printed.join('')).toBe(0);
     const bytes = new Uint8Array(readFileSync(join(out, 'cf.onnx')));
     checkModel(dir, bytes, 'py_cf');
     const ops = opsOf(decodeModel(bytes).graph);

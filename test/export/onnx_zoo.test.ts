@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPython, type PythonHost } from '../../frontend/python/host.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { usePython } from '../python/host_fixture.js';
 import { decodeModel } from '../../src/jit/onnx/index.js';
 import { paddle } from '../../src/paddle.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
@@ -144,20 +144,13 @@ assert m.training and paddle.in_dynamic_mode()
 `;
 
 describe('ONNX export of the zoo from Python', () => {
-  let host: PythonHost;
-  const printed: string[] = [];
-  beforeAll(async () => {
-    const sink = (b: Uint8Array) => { printed.push(Buffer.from(b).toString()); };
-    host = await loadPython({ version: '3.12', stdout: sink, stderr: sink });
-  }, 120_000);
+  const py = usePython();
 
   for (const c of CASES) {
     it(`${c.name}: onnxruntime matches eager Python`, async () => {
       const out = mkdtempSync(join(dir, `py-${c.name}-`));
-      printed.length = 0;
-      const rc = host.runCode(PY_ZOO, [JSON.stringify({ py: c.py, specs: c.specs, runs: c.runs, vocab: c.vocab }), host.fsPathOf(out), host.fsPathOf(join(__dirname, '../../models'))]);
-      host.flush();
-      expect(rc, printed.join('')).toBe(0);
+      const rc = py.run(PY_ZOO, [JSON.stringify({ py: c.py, specs: c.specs, runs: c.runs, vocab: c.vocab }), py.host.fsPathOf(out), py.host.fsPathOf(join(__dirname, '../../models'))]);
+      expect(rc, py.printed.join('')).toBe(0);
       const bytes = new Uint8Array(readFileSync(join(out, 'model.onnx')));
       checkModel(dir, bytes, `py_${c.name}`);
       const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { inputs: { file: string; shape: number[]; dtype: string }[]; outputs: { file: string; shape: number[] }[] }[];

@@ -6,10 +6,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { exportPrefix, exportRequest, parseInputSpec, runExport } from '../../frontend/cli/export.js';
 import { buildProgram } from '../../frontend/cli/main.js';
-import { loadPython, type PythonHost } from '../../frontend/python/host.js';
+import { usePython } from '../python/host_fixture.js';
 import { paddle } from '../../src/paddle.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 
@@ -93,24 +93,19 @@ describe('skiff export: options', () => {
 });
 
 describe('skiff export: scripts', () => {
-  let host: PythonHost;
-  const printed: string[] = [];
-  beforeAll(async () => {
-    const sink = (b: Uint8Array) => { printed.push(Buffer.from(b).toString()); };
-    host = await loadPython({ version: '3.12', stdout: sink, stderr: sink });
-  }, 120_000);
+  const py = usePython();
   const run = (file: string, opts: Parameters<typeof runExport>[2]): number => {
-    printed.length = 0;
-    const rc = runExport(host, file, opts);
-    host.flush();
+    py.printed.length = 0;
+    const rc = runExport(py.host, file, opts);
+    py.host.flush();
     return rc;
   };
 
   it('global `model` -> .pir + .pdiparams with a symbolic batch dim, loaded back', () => {
     const f = script('m1', 'model = Affine()');
     const out = join(dir, 'out1', 'affine');
-    expect(run(f, { inputSpec: ['x:float32:-1x3'], output: out }), printed.join('')).toBe(0);
-    expect(printed.join('')).toContain(`model -> ${out}.pir, ${out}.pdiparams`);
+    expect(run(f, { inputSpec: ['x:float32:-1x3'], output: out }), py.printed.join('')).toBe(0);
+    expect(py.printed.join('')).toContain(`model -> ${out}.pir, ${out}.pdiparams`);
     const layer = paddle.jit.load(out);
     expect(layer.header.inputs).toEqual([{ name: 'x', dtype: 'float32', shape: [-1, 3] }]);
     const [y] = layer.run([paddle.to_tensor(X, 'float32')]) as Tensor[];
@@ -120,22 +115,22 @@ describe('skiff export: scripts', () => {
   it('`build()` -> .onnx that onnxruntime runs; --layer picks a function', async () => {
     const f = script('m2', '');
     const out = join(dir, 'affine2');
-    expect(run(f, { inputSpec: ['inp:-1x3'], format: 'onnx', output: `${out}.onnx` }), printed.join('')).toBe(0);
-    expect(printed.join('')).toContain('build() ->');
+    expect(run(f, { inputSpec: ['inp:-1x3'], format: 'onnx', output: `${out}.onnx` }), py.printed.join('')).toBe(0);
+    expect(py.printed.join('')).toContain('build() ->');
     const s = await ort.InferenceSession.create(new Uint8Array(readFileSync(`${out}.onnx`)));
     const r = await s.run({ inp: new ort.Tensor('float32', Float32Array.from(X.flat()), [3, 3]) });
     const y = [...(r[s.outputNames[0]].data as Float32Array)];
     expectRows([y.slice(0, 2), y.slice(2, 4), y.slice(4, 6)], expected(X));
     await s.release();
 
-    expect(run(f, { inputSpec: ['x:2x2'], layer: 'doubled', output: join(dir, 'dbl') }), printed.join('')).toBe(0);
+    expect(run(f, { inputSpec: ['x:2x2'], layer: 'doubled', output: join(dir, 'dbl') }), py.printed.join('')).toBe(0);
     const [d] = paddle.jit.load(join(dir, 'dbl')).run([paddle.to_tensor([[1, 2], [3, 4]], 'float32')]) as Tensor[];
     expect(d.tolist()).toEqual([[2, 4], [6, 8]]);
   }, 60_000);
 
   it('without --input-spec, the input_spec given to to_static is used', () => {
     const f = script('m3', "model = paddle.jit.to_static(Affine(), input_spec=[paddle.static.InputSpec([None, 3], 'float32', 'feat')])");
-    expect(run(f, { output: join(dir, 'ts') }), printed.join('')).toBe(0);
+    expect(run(f, { output: join(dir, 'ts') }), py.printed.join('')).toBe(0);
     const layer = paddle.jit.load(join(dir, 'ts'));
     expect(layer.header.inputs).toEqual([{ name: 'feat', dtype: 'float32', shape: [-1, 3] }]);
     const [y] = layer.run([paddle.to_tensor(X, 'float32')]) as Tensor[];
@@ -146,10 +141,10 @@ describe('skiff export: scripts', () => {
     const f = join(dir, 'empty.py');
     writeFileSync(f, 'x = 1\n');
     expect(run(f, { inputSpec: ['2'] })).toBe(1);
-    expect(printed.join('')).toMatch(/must define a global `model`.*`build\(\)`.*--layer/);
+    expect(py.printed.join('')).toMatch(/must define a global `model`.*`build\(\)`.*--layer/);
     expect(run(f, { inputSpec: ['2'], layer: 'net' })).toBe(1);
-    expect(printed.join('')).toMatch(/defines no global named 'net'/);
+    expect(py.printed.join('')).toMatch(/defines no global named 'net'/);
     expect(run(f, { inputSpec: ['2'], layer: 'x' })).toBe(1);
-    expect(printed.join('')).toMatch(/x in .* is int, not a Layer or function/);
+    expect(py.printed.join('')).toMatch(/x in .* is int, not a Layer or function/);
   }, 30_000);
 });

@@ -14,18 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-/** A small seeded PRNG (mulberry32): the same seed gives the same program everywhere. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../../src/io/prng.js';
 
 // Tensors keep shape [2, 3] (or broadcast with it).
 const T_UNARY = [
@@ -68,7 +57,8 @@ class Gen {
   /** Loop counters: never assigned (that could make a loop endless eagerly). */
   private readonly counters = new Set<string>();
   private assignable(): string { return this.pick(this.nums.filter((v) => !this.counters.has(v))); }
-  constructor(seed: number) { this.r = rng(seed); }
+  /** Seeded (mulberry32): the same seed gives the same program everywhere. */
+  constructor(seed: number) { this.r = mulberry32(seed); }
 
   private int(n: number): number { return Math.floor(this.r() * n); }
   private pick<T>(a: readonly T[]): T { return a[this.int(a.length)]; }
