@@ -99,3 +99,49 @@ def test_mode_switch_retranslates_and_hits_afterwards():
     same(net[1]._variance, ref[1]._variance)
     assert not explain(sf).get('eager')
     ctx.clear()
+
+
+def test_switching_back_to_a_mode_reuses_its_translation():
+    # train()/eval() every epoch: two translations in all, not one per switch (a state seen since
+    # the last structural change gets its version back), and each call equals eager in its mode.
+    net = ModeNet()
+    ref = ModeNet()
+    ref.set_state_dict(net.state_dict())
+    x = paddle.rand([4, 8])
+    ctx = OpcodeExecutorCache()
+    ctx.clear()
+    paddle.jit.to_static(net)
+    counts = []
+    for epoch in range(6):
+        for mode in ('train', 'eval'):
+            getattr(net, mode)()
+            getattr(ref, mode)()
+            paddle.seed(epoch)
+            got = net(x)
+            paddle.seed(epoch)
+            same(got, ref(x))
+        counts.append(ctx.translate_count)
+    assert counts == [2] * 6, counts
+    # only a sublayer switched: a state of its own (its mode is what forward reads through fc)
+    net.train()
+    net.fc.eval()
+    assert net.training and not net.fc.training
+    ref.train()
+    ref.fc.eval()
+    paddle.seed(7)
+    got = net(x)
+    paddle.seed(7)
+    same(got, ref(x))
+    # a structural change forgets the states: the next switch translates again
+    before = ctx.translate_count
+    net.extra = paddle.nn.Linear(2, 2)
+    net.eval()
+    ref.eval()
+    same(net(x), ref(x))
+    assert ctx.translate_count == before + 1, (before, ctx.translate_count)
+    net.train()
+    net.eval()                 # back to the state after that change: its translation again
+    same(net(x), ref(x))
+    assert ctx.translate_count == before + 1, (before, ctx.translate_count)
+    assert not explain(net.forward).get('eager')
+    ctx.clear()

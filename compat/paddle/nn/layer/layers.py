@@ -16,13 +16,42 @@ from .. import initializer as I
 # sublayers, parameters, buffers, hooks, train/eval): paddle.jit compares one integer per call
 # instead of re-reading attributes (compat/paddle/jit/sot/runtime.py).
 STRUCTURE_VERSION = [0]
+_LAST_VERSION = [0]
+# States reachable from the last structural change by train()/eval() alone: layers whose mode
+# differs from their mode at that change (id -> (layer, mode then)), and the version given to
+# each such state. A model switched between train() and eval() every epoch returns to a state it
+# has been in, and gets that state's version back, so to_static's translations for both modes
+# stay valid instead of translating again after every switch (the version is all they guard of
+# the layers' structure). The layers are held strongly: an id is never reused while it is a key.
+_MODE_ORIGIN = {}
+_MODE_VERSIONS = {frozenset(): 0}
 # The mode the last Layer.train()/eval() set, process-wide like Paddle's tracer train mode
 # (captured graphs record it: paddle.jit.sot.symbolic.compile_cache).
 TRAIN_MODE = [True]
 
 
 def _changed():
-    STRUCTURE_VERSION[0] += 1
+    _LAST_VERSION[0] += 1
+    STRUCTURE_VERSION[0] = _LAST_VERSION[0]
+    _MODE_ORIGIN.clear()
+    _MODE_VERSIONS.clear()
+    _MODE_VERSIONS[frozenset()] = STRUCTURE_VERSION[0]
+
+
+def _mode_switched(flipped):
+    """`flipped`: (layer, mode before) of each layer whose `training` a train()/eval() changed."""
+    for layer, before in flipped:
+        origin = _MODE_ORIGIN.get(id(layer))
+        if origin is None:
+            _MODE_ORIGIN[id(layer)] = (layer, before)
+        elif origin[1] is layer.__dict__['training']:
+            del _MODE_ORIGIN[id(layer)]
+    state = frozenset((k, l.__dict__['training']) for k, (l, _) in _MODE_ORIGIN.items())
+    v = _MODE_VERSIONS.get(state)
+    if v is None:
+        _LAST_VERSION[0] += 1
+        v = _MODE_VERSIONS[state] = _LAST_VERSION[0]
+    STRUCTURE_VERSION[0] = v
 
 
 class Parameter(Tensor):
@@ -342,15 +371,16 @@ class Layer:
 
     def _set_training(self, mode):
         # The structure version changes only when some layer's mode does: a model put in eval()
-        # before every evaluation keeps its translations (to_static guards the version).
-        changed = False
+        # before every evaluation keeps its translations (to_static guards the version), and a
+        # switch back to a mode state seen since the last structural change reuses its version.
+        flipped = []
         for l in self.sublayers(include_self=True):
             d = l.__dict__
             if d.get('training') is not mode:
+                flipped.append((l, d.get('training')))
                 d['training'] = mode
-                changed = True
-        if changed:
-            _changed()
+        if flipped:
+            _mode_switched(flipped)
 
     # --- state --------------------------------------------------------------------------------
     def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix='', use_hook=True):
