@@ -14,12 +14,12 @@ import { TensorVar, type Variable } from '../../sot/variables.js';
 import { isPlainObject, layerSnapshot } from './guards.js';
 import { chain, expr, Frame, isNullish, memberKey, primitive, runFunction, scopeOf, SHORT } from './interp.js';
 import { getMember, iterate, iterateVar, strictEqual, truthy, wrapHost } from './ops.js';
-import { parseFunction } from './parse.js';
-import { isBuiltinClass, isLibraryFunction, inplaceBase, isPureBuiltin } from './library.js';
+import { parseFunction, type ParsedFunction } from './parse.js';
+import { convertsArgs, isBuiltinClass, isLibraryFunction, inplaceBase, isPureBuiltin } from './library.js';
 import { MAX_INLINE_DEPTH, type Translation } from './translation.js';
 import { capturing } from './control_flow.js';
 import { SplitSignal } from './split.js';
-import { isPrimitive, JsArray, JsClosure, JsMap, JsObject, JsValue, js, materialize, Scope, UNDEFINED, wrap } from './vars.js';
+import { isPrimitive, JsArray, JsClosure, JsMap, JsObject, JsValue, js, LazyValue, lazyMethod, materialize, Scope, UNDEFINED, wrap } from './vars.js';
 
 export function callExpression(frame: Frame, n: E.CallExpression, scope: Scope, inChain: boolean): Variable | typeof SHORT {
   frame.info.node = n;
@@ -101,6 +101,10 @@ export function callMethod(frame: Frame, recv: Variable, name: string, args: Var
   if (recv instanceof JsArray) return arrayMethod(frame, recv, name, args);
   if (recv instanceof JsMap) return mapMethod(frame, recv, name, args);
   if (recv instanceof JsObject) return callValue(frame, getMember(frame.tr, recv, name), recv, args);
+  if (recv instanceof LazyValue) {
+    const lazy = lazyMethod(recv, name, args);
+    if (lazy) return lazy;
+  }
   if (recv instanceof JsValue) {
     const v = recv.value;
     if (v === null || v === undefined) throw new GraphBreak('SOT007', `calling ${name} of ${String(v)} (TypeError eagerly)`);
@@ -152,7 +156,7 @@ export function callValue(frame: Frame, f: Variable, thisVar: Variable, args: Va
     return outsideKeys(tr, args[0], fn === Object.keys ? 'keys' : fn === Object.values ? 'values' : 'entries');
   }
   if (fn === Array.from && args.length === 1 && !(args[0] instanceof TensorVar)) return new JsArray(iterate(args[0]));
-  if (isPureBuiltin(fn)) return pureCall(fn, thisVar, args);
+  if (isPureBuiltin(fn)) return pureCall(fn, thisVar, convertsArgs(fn) ? args.map((a) => convertTensor(tr, a, `${fn.name}()`)) : args);
   if (isLibraryFunction(fn)) {
     const base = inplaceBase(fn);
     if (base && args[0] instanceof TensorVar) return functionalize(frame, args[0], base, undefined, args.slice(1), fn.name);
@@ -160,7 +164,7 @@ export function callValue(frame: Frame, f: Variable, thisVar: Variable, args: Va
   }
   if (isBuiltinClass(fn)) throw new GraphBreak('SOT007', `${fn.name} called without new`);
   // A user function: inline it when its source is available.
-  const parsed = parseFunction(fn);
+  const parsed = parseOrUnknown(fn, thisVar);
   let sc = scopeOf(tr, fn, f.source);
   if (!sc.record && ownerClass) sc = scopeOf(tr, ownerClass, null);
   const home = ownerClass && typeof ownerClass === 'function' ? (ownerClass as { prototype: object }).prototype : null;
@@ -184,6 +188,27 @@ function outsideKeys(tr: Translation, o: JsValue, what: 'keys' | 'values' | 'ent
   return new JsArray(what === 'values' ? values : keys.map((k, i) => new JsArray([js(k), values[i]])));
 }
 
+/**
+ * The source of a called function, or break SOT005 naming it. An unknown function (native,
+ * bound, a class) does not split the graph as a value read does: it may have effects, and a JS
+ * frame cannot be resumed after a step with effects (a later failure would rerun the function
+ * from its start, calling it twice). So calls reaching it run the whole function eagerly.
+ */
+function parseOrUnknown(fn: Function, thisVar: Variable): ParsedFunction {
+  try {
+    return parseFunction(fn);
+  } catch (e) {
+    if (!(e instanceof GraphBreak) || e.code !== 'SOT005') throw e;
+    const owner = thisVar instanceof JsValue && thisVar.value !== null && thisVar.value !== undefined && thisVar.value !== globalThis
+      ? (typeof thisVar.value === 'function' ? (thisVar.value as Function).name : (thisVar.value as object).constructor?.name) : '';
+    const name = `${owner ? `${owner}.` : ''}${fn.name || 'anonymous function'}`;
+    throw new GraphBreak('SOT005', `call of ${name}: ${e.detail}; an unknown call does not split the graph (it may have effects, and a rerun after a later break would call it twice), so the whole call runs eagerly. ${UNKNOWN_CALL_HINT}`);
+  }
+}
+
+/** What to do about an unknown call (also the full_graph hint of SOT005 in JS, static_function.ts). */
+export const UNKNOWN_CALL_HINT = 'Move the call out of the translated function (pass its result in as an argument), or use a paddle API or a function whose source the translator can read';
+
 function inline(fr: Frame, node: Parameters<typeof runFunction>[1], closureScope: Scope | null, args: Variable[]): Variable {
   if (fr.tr.stack.length >= MAX_INLINE_DEPTH) throw new GraphBreak('SOT007', `inlining deeper than ${MAX_INLINE_DEPTH} calls (recursion?)`);
   return runFunction(fr, node, closureScope, args);
@@ -193,6 +218,8 @@ const consoleFns = new Set<unknown>(Object.values(console).filter((v) => typeof 
 const isConsole = (f: unknown): boolean => consoleFns.has(f);
 
 function pureCall(fn: (...a: unknown[]) => unknown, thisVar: Variable, args: Variable[]): Variable {
+  // String() of a split's string (String(t) itself): the same string, still unread (and unguarded).
+  if (fn === String && args.length === 1 && args[0] instanceof LazyValue && typeof args[0].raw === 'string') return args[0];
   const real = args.map((a) => materialize(a));
   if (real.some((x) => x instanceof SymTensor || (Array.isArray(x) && x.some((y) => y instanceof SymTensor)))) {
     throw new GraphBreak('SOT001', `${fn.name}() on a tensor (JS converts it to a number through its values)`);
@@ -230,7 +257,27 @@ function primitiveMethod(v: unknown, name: string, args: Variable[]): Variable {
 
 // ---- tensors --------------------------------------------------------------------------------
 
-const TO_VALUE = new Set(['item', 'tolist', 'dataSync', 'rawData']);
+const TO_VALUE = new Set(['item', 'tolist', 'dataSync', 'rawData', 'toString', 'toLocaleString']);
+
+/**
+ * A value JS converts to a primitive (an operator's operand, a template literal's part, an
+ * argument of Math.* or Number/String): a tensor converts through its toString (Tensor has no
+ * valueOf or Symbol.toPrimitive), a pure read of its value, so it splits the graph like
+ * `.item()`: the step is String(t) on the real tensor, and the conversion goes on from that
+ * string exactly as the engine's does. Not inside code conditioned on a tensor, nor under
+ * full_graph: there it stays break SOT001.
+ */
+export function convertTensor(tr: Translation, v: Variable, what: string): Variable {
+  if (!(v instanceof TensorVar)) return v;
+  if (tr.splitting && !capturing() && convertsByToString()) return tr.splitAt(() => new SplitSignal('toString', v.sym, 'SOT002', `${what} converts a tensor to a string`));
+  throw new GraphBreak('SOT001', `${what} on a tensor (JS converts it with toString, which reads its values)`);
+}
+/** ToPrimitive on a Tensor is its toString for every hint (checked, not assumed: a later valueOf would change that). */
+const convertsByToString = (): boolean => {
+  const p = Tensor.prototype as unknown as Record<PropertyKey, unknown>;
+  return p[Symbol.toPrimitive] === undefined && p.valueOf === Object.prototype.valueOf;
+};
+
 /** Hand-written Tensor methods that are compositions of public ops (safe on symbolic tensors). */
 const COMPOSITE_METHODS = new Set(['get', 'norm', 'repeat_interleave']);
 
@@ -238,9 +285,10 @@ function tensorMethod(frame: Frame, t: TensorVar, name: string, args: Variable[]
   if (TO_VALUE.has(name)) {
     // A pure read of the value splits the graph (split.ts): not inside code conditioned on a
     // tensor (a captured side cannot end a segment), and `.item()` only where it cannot raise.
-    const method = name === 'item' || name === 'tolist' ? name : null;
+    // `.dataSync()` and `.toString()` are `.tolist()`'s kind: they cannot raise on a live tensor.
+    const method = name === 'item' || name === 'tolist' || name === 'dataSync' ? name : name === 'toString' || name === 'toLocaleString' ? 'toString' : null;
     const one = t.sym.shape.every((d) => typeof d === 'number') && t.sym.shape.reduce((p: number, d) => p * (d as number), 1) === 1;
-    if (method && frame.tr.splitting && args.length === 0 && !capturing() && (method === 'tolist' || one) && !t.sym.dtype.startsWith('complex')) {
+    if (method && frame.tr.splitting && args.length === 0 && !capturing() && (method !== 'item' || one) && !t.sym.dtype.startsWith('complex')) {
       return frame.tr.splitAt(() => new SplitSignal(method, t.sym));
     }
     throw new GraphBreak('SOT002', `.${name}()`);
@@ -250,6 +298,11 @@ function tensorMethod(frame: Frame, t: TensorVar, name: string, args: Variable[]
   const proto = SymTensor.prototype as unknown as Record<string, unknown>;
   if (name.endsWith('_') && surface.methods.has(name) && surface.methods.has(name.slice(0, -1))) {
     return functionalize(frame, t, proto[name.slice(0, -1)] as (...a: unknown[]) => unknown, t.sym, args, name);
+  }
+  // Object.prototype's methods (hasOwnProperty, valueOf, ...) would run on the symbolic tensor
+  // and answer for it, not for the real one.
+  if (Object.prototype.hasOwnProperty.call(Object.prototype, name) && (Tensor.prototype as unknown as Record<string, unknown>)[name] === (Object.prototype as unknown as Record<string, unknown>)[name]) {
+    throw new GraphBreak('SOT007', `Tensor.${name}() (Object.prototype's) is not modelled on a captured tensor`);
   }
   if (typeof proto[name] === 'function') return libraryCall(frame, proto[name] as (...a: unknown[]) => unknown, t.sym, args);
   const hand = (Tensor.prototype as unknown as Record<string, unknown>)[name];

@@ -9,11 +9,11 @@ import { GraphBreak } from '../../sot/graph_breaks.js';
 import { attrSource, globalSource, slotSource, type Source } from '../../sot/sources.js';
 import { TensorVar, type Variable } from '../../sot/variables.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import { callExpression, newExpression } from './calls.js';
+import { callExpression, convertTensor, newExpression } from './calls.js';
 import { binary, getMember, iterateVar, looseEqual, strictEqual, truthy, typeOf, unary } from './ops.js';
 import { hoist, type FnNode, type ParsedFunction } from './parse.js';
 import { MAX_LOOP_ITERATIONS, type FrameInfo, type Translation } from './translation.js';
-import { JsArray, JsClosure, JsMap, JsObject, JsValue, Scope, UNDEFINED, js } from './vars.js';
+import { JsArray, JsClosure, JsMap, JsObject, JsValue, LazyValue, lazyConcat, primitiveType, Scope, UNDEFINED, js } from './vars.js';
 import { layerSnapshot, scopeRecord } from './guards.js';
 import { atTest, branchTest, captureIf, captureLoop, captureTernary, noteBindingWrite } from './control_flow.js';
 
@@ -358,9 +358,13 @@ export function expr(frame: Frame, n: E.Expression | E.SpreadElement | E.Private
     case 'Identifier': return lookupName(frame, n.name, scope);
     case 'ThisExpression': return frame.thisVar;
     case 'TemplateLiteral': {
-      let s = n.quasis[0].value.cooked ?? '';
-      n.expressions.forEach((e, i) => { s += templateString(expr(frame, e, scope)) + (n.quasis[i + 1].value.cooked ?? ''); });
-      return js(s);
+      // Parts that are split results stay lazy (a logged loss does not guard its value).
+      const parts: JsValue[] = [js(n.quasis[0].value.cooked ?? '')];
+      n.expressions.forEach((e, i) => {
+        const v = convertTensor(frame.tr, expr(frame, e, scope), 'a template literal');
+        parts.push(v instanceof LazyValue ? v : js(templateString(v)), js(n.quasis[i + 1].value.cooked ?? ''));
+      });
+      return lazyConcat(parts);
     }
     case 'ArrayExpression': {
       const items: Variable[] = [];
@@ -384,12 +388,12 @@ export function expr(frame: Frame, n: E.Expression | E.SpreadElement | E.Private
         try { return js(typeOf(lookupName(frame, n.argument.name, scope))); } catch (e) { if (e instanceof GraphBreak && e.code === 'SOT107') return js('undefined'); throw e; }
       }
       if (n.operator === 'delete') throw new GraphBreak('SOT007', 'delete');
-      return unary(n.operator, expr(frame, n.argument, scope));
+      return unaryOp(frame, n.operator, expr(frame, n.argument, scope));
     }
     case 'BinaryExpression': {
       const l = expr(frame, n.left as E.Expression, scope);
       const r = expr(frame, n.right, scope);
-      return binary(n.operator, l, r);
+      return binaryOp(frame, n.operator, l, r);
     }
     case 'LogicalExpression': {
       const l = expr(frame, n.left, scope);
@@ -428,7 +432,36 @@ function guardKeys(tr: Translation, v: JsValue): void {
   tr.guards.add({ kind: 'layer_state', source: v.source ?? tr.pin(v.value), expect: layerSnapshot(v.value as object) });
 }
 
-export const isNullish = (v: Variable): boolean => v instanceof JsValue && (v.value === null || v.value === undefined);
+// (A split result's nullishness is fixed by its type, which its path fixes: no value guard.)
+export const isNullish = (v: Variable): boolean => (v instanceof LazyValue ? v.raw === null || v.raw === undefined : v instanceof JsValue && (v.value === null || v.value === undefined));
+
+/** Operators whose operands JS converts with ToPrimitive (not ===, ==, instanceof, in: those compare or look up). */
+const CONVERTING = new Set<string>(['+', '-', '*', '/', '%', '**', '<', '<=', '>', '>=', '<<', '>>', '>>>', '&', '|', '^']);
+
+/** A binary operator; a tensor operand of a converting one is its string (a split: calls.ts convertTensor). */
+function binaryOp(frame: Frame, op: E.BinaryOperator, l: Variable, r: Variable): Variable {
+  if (CONVERTING.has(op)) {
+    l = convertTensor(frame.tr, l, `operator ${op}`);
+    r = convertTensor(frame.tr, r, `operator ${op}`);
+  } else if ((op === '==' || op === '!=') && (l instanceof TensorVar) !== (r instanceof TensorVar)) {
+    // An object loosely compared with a primitive (not null/undefined) is converted first.
+    const other = primitiveType(l instanceof TensorVar ? r : l);
+    if (other !== null && other !== 'symbol' && other !== 'undefined' && !(other === 'object')) {
+      l = convertTensor(frame.tr, l, `operator ${op}`);
+      r = convertTensor(frame.tr, r, `operator ${op}`);
+    }
+  }
+  // String concatenation with a split result: stays lazy (not guarded by the value).
+  if (op === '+' && (l instanceof LazyValue || r instanceof LazyValue)) {
+    const lt = primitiveType(l), rt = primitiveType(r);
+    if (lt !== null && rt !== null && lt !== 'symbol' && rt !== 'symbol' && (lt === 'string' || rt === 'string')) return lazyConcat([l as JsValue, r as JsValue]);
+  }
+  return binary(op, l, r);
+}
+
+function unaryOp(frame: Frame, op: E.UnaryOperator, v: Variable): Variable {
+  return unary(op, op === '+' || op === '-' || op === '~' ? convertTensor(frame.tr, v, `unary ${op}`) : v);
+}
 
 function templateString(v: Variable): string {
   if (v instanceof JsValue && (v.value === null || typeof v.value !== 'object') && typeof v.value !== 'function' && typeof v.value !== 'symbol') return String(v.value);
@@ -469,7 +502,7 @@ function assignment(frame: Frame, n: E.AssignmentExpression, scope: Scope): Vari
   if (op === '||=') { if (truthy(cur)) return cur; v = expr(frame, n.right, scope); }
   else if (op === '&&=') { if (!truthy(cur)) return cur; v = expr(frame, n.right, scope); }
   else if (op === '??=') { if (!isNullish(cur)) return cur; v = expr(frame, n.right, scope); }
-  else v = binary(op.slice(0, -1) as E.BinaryOperator, cur, expr(frame, n.right, scope));
+  else v = binaryOp(frame, op.slice(0, -1) as E.BinaryOperator, cur, expr(frame, n.right, scope));
   bindPattern(frame, n.left, v, scope, 'assign-var');
   return v;
 }

@@ -76,3 +76,14 @@ const pure = new Set<unknown>([
 
 /** Pure JS builtins: the same constants in, the same value out, no side effects. */
 export const isPureBuiltin = (f: unknown): boolean => pure.has(f);
+
+/**
+ * Pure builtins that convert each argument with ToNumber/ToString (a tensor through its
+ * toString): a tensor argument is that conversion (calls.ts convertTensor). Not JSON.stringify
+ * (it enumerates properties), Boolean or Number.isFinite & co. (no conversion), BigInt (raises).
+ */
+const converting = new Set<unknown>([
+  ...Object.getOwnPropertyNames(Math).map((k) => (Math as unknown as Record<string, unknown>)[k]).filter((v) => typeof v === 'function' && v !== Math.random),
+  Number, String, parseInt, parseFloat, isNaN, isFinite, String.fromCharCode,
+]);
+export const convertsArgs = (f: unknown): boolean => converting.has(f);

@@ -2,8 +2,9 @@
 // reads and iteration. Concrete operands are computed with the real JS operator on the real
 // primitives (so `+` on strings, `%` on negatives, `==` vs `===`, bigint rules are exactly the
 // engine's). JS has no operator overloading: an operator on a tensor object converts it with
-// Tensor.toString, which reads its values, so that is a break (SOT001), while a tensor's
-// truthiness (always true, it is an object) is not.
+// Tensor.toString, which reads its values: interp.ts makes that conversion a split first
+// (calls.ts convertTensor); a tensor still reaching an operator here is a break (SOT001). A
+// tensor's truthiness (always true, it is an object) reads nothing.
 import type * as E from 'estree';
 import { LayerList } from '../../src/nn/container.js';
 import { Tensor } from '../../src/tensor/tensor.js';
@@ -11,7 +12,7 @@ import { GraphBreak } from '../../sot/graph_breaks.js';
 import { attrSource } from '../../sot/sources.js';
 import { TensorVar, type Variable } from '../../sot/variables.js';
 import type { Translation } from './translation.js';
-import { isPrimitive, JsArray, JsClosure, JsMap, JsObject, JsValue, UNDEFINED, js } from './vars.js';
+import { isPrimitive, JsArray, JsClosure, JsMap, JsObject, JsValue, LazyValue, UNDEFINED, js } from './vars.js';
 
 export function truthy(v: Variable): boolean {
   if (v instanceof JsValue) return Boolean(v.value);
@@ -19,6 +20,7 @@ export function truthy(v: Variable): boolean {
 }
 
 export function typeOf(v: Variable): string {
+  if (v instanceof LazyValue) return typeof v.raw;   // a split result's type is fixed by its path: no value guard
   if (v instanceof JsValue) return typeof v.value;
   if (v instanceof JsClosure) return 'function';
   return 'object';

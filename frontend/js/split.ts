@@ -1,8 +1,11 @@
 // Graph splitting at breaks: the JS frontend on sot's trace tree (sot/trace_tree.ts).
 //
-// A break whose concrete step is a pure read of a tensor's value (`t.item()`, `t.tolist()`) ends
-// the current segment: its graph is compiled, the step becomes the node's exit (run for real on
-// the graph's outputs), and the child node chosen by guards on the step's result continues.
+// A break whose concrete step is a pure read of a tensor's value (`t.item()`, `t.tolist()`,
+// `t.dataSync()`, a tensor converted to a string or number by JS) ends the current segment: its
+// graph is compiled, the step becomes the node's exit (run for real on the graph's outputs), and
+// the child node chosen by guards on the step's result continues. The child's guards cover only
+// what its simulation read of the result (vars.ts LazyValue): a value only returned, printed or
+// stored is read again from its entry slot by the leaf, not guarded.
 //
 // A recursive ESTree interpreter cannot be suspended and resumed at the break, so a child is
 // translated by *replaying* the function from its start with the results of the steps already
@@ -21,7 +24,7 @@
 import { set_item } from '../../src/ops/index.js';
 import { scope as tensorScope, Tensor } from '../../src/tensor/tensor.js';
 import { CompiledGraph, type GraphNode, type SymTensor } from '../../sot/function_graph.js';
-import { GraphBreak, type BreakEvent } from '../../sot/graph_breaks.js';
+import { type BreakCode, GraphBreak, type BreakEvent } from '../../sot/graph_breaks.js';
 import type { ConcreteStep, Host } from '../../sot/host.js';
 import { slotSource, type Source } from '../../sot/sources.js';
 import type { Template } from '../../sot/trace_tree.js';
@@ -30,10 +33,28 @@ import { NONE } from '../../sot/values.js';
 import { MISSING, resolveJs, toRt, UNDEFINED_ID } from './guards.js';
 import type { Translation } from './translation.js';
 
+/**
+ * The pure reads of a tensor's value that split: the methods, and `toString` for a conversion by
+ * JS itself (String(t), a template literal, an operator, Math.*: ToPrimitive on a Tensor, which
+ * has no valueOf or Symbol.toPrimitive of its own, calls its toString).
+ */
+export type SplitMethod = 'item' | 'tolist' | 'dataSync' | 'toString';
+
 /** A splittable break reached for the first time on this path: unwinds the translation to its end. */
 export class SplitSignal extends GraphBreak {
-  constructor(readonly method: 'item' | 'tolist', readonly operand: SymTensor) {
-    super('SOT002', `.${method}()`);
+  constructor(readonly method: SplitMethod, readonly operand: SymTensor, code: BreakCode = 'SOT002', detail = `.${method}()`) {
+    super(code, detail);
+  }
+}
+
+/** The step of a split, run for real on the graph's output: exactly what eager does at that point. */
+function readValue(t: Tensor, method: string): unknown {
+  switch (method) {
+    case 'item': return t.item();
+    case 'tolist': return t.tolist();
+    case 'dataSync': return t.dataSync();
+    case 'toString': return String(t);
+    default: throw new Error(`to_static: unknown value read .${method}() in a split step`);
   }
 }
 
@@ -73,8 +94,14 @@ export function fromRtValue(r: RtValue): unknown {
 const opaque = (v: unknown): RtValue => ({ k: 'obj', ref: refOf(v) });
 
 /** An entry's JS values, unwrapped once per entry array (guards and host reads use them per node). */
-const unwrapped = new WeakMap<readonly RtValue[], unknown[]>();
-export function entrySlots(entry: readonly RtValue[]): unknown[] {
+const unwrapped = new WeakMap<readonly RtValue[], readonly unknown[]>();
+/** A call's JS values as an entry of RtValues, with its unwrapped form known (fromRtValue(toRtValue(v)) is v). */
+export function entryOf(slots: readonly unknown[]): RtValue[] {
+  const entry = slots.map(toRtValue);
+  unwrapped.set(entry, slots);
+  return entry;
+}
+export function entrySlots(entry: readonly RtValue[]): readonly unknown[] {
   let v = unwrapped.get(entry);
   if (!v) { v = entry.map(fromRtValue); unwrapped.set(entry, v); }
   return v;
@@ -88,6 +115,10 @@ export type Out =
   | { readonly k: 'v'; readonly v: unknown }
   | { readonly k: 'src'; readonly s: Source }
   | { readonly k: 'arr'; readonly items: readonly Out[] }
+  /** A string concatenated from split results (vars.ts lazyConcat): String() of each item, joined. */
+  | { readonly k: 'cat'; readonly items: readonly Out[] }
+  /** A primitive's method called by the leaf (vars.ts lazyMethod): items[0] the receiver, then the arguments. */
+  | { readonly k: 'call'; readonly name: string; readonly items: readonly Out[] }
   | { readonly k: 'obj'; readonly keys: readonly string[]; readonly items: readonly Out[] }
   | { readonly k: 'map'; readonly keys: readonly unknown[]; readonly items: readonly Out[] };
 
@@ -108,7 +139,7 @@ export const STEP_VALUE = 'js_value';
 export const STEP_FINISH = 'js_finish';
 export const STEP_EAGER = 'js_eager';
 
-export const valueStep = (method: 'item' | 'tolist'): ConcreteStep => ({ opname: STEP_VALUE, arg: 0, argval: { k: 'str', v: method } });
+export const valueStep = (method: SplitMethod): ConcreteStep => ({ opname: STEP_VALUE, arg: 0, argval: { k: 'str', v: method } });
 export const finishStep = (f: Finish): ConcreteStep => ({ opname: STEP_FINISH, arg: 0, argval: opaque(f) });
 export const eagerStep = (event: BreakEvent): ConcreteStep => ({ opname: STEP_EAGER, arg: 0, argval: opaque(event) });
 
@@ -142,27 +173,33 @@ export class JsHost implements Host {
       case STEP_VALUE: {
         const t = fromRtValue(operands[0]);
         if (!(t instanceof Tensor)) throw new Error('to_static: the operand of a split step is not a tensor');
-        return [toRtValue(step.argval?.k === 'str' && step.argval.v === 'tolist' ? t.tolist() : t.item())];
+        return [toRtValue(readValue(t, step.argval?.k === 'str' ? step.argval.v : ''))];
       }
       case STEP_EAGER: throw new EagerRerun(fromRtValue(step.argval!) as BreakEvent);
       case STEP_FINISH: {
-        this.finishing = true;
-        try {
-          return [NONE, toRtValue(this.finish(fromRtValue(step.argval!) as Finish, operands.map(fromRtValue)))];
-        } catch (e) {
-          this.finishFailed = true;
-          throw e;
-        } finally {
-          this.finishing = false;
-        }
+        const f = fromRtValue(step.argval!) as Finish;
+        const ops = operands.map(fromRtValue);
+        return [NONE, toRtValue(this.runFinish(f, ops.slice(0, f.nRefs), ops.slice(f.nRefs)))];
       }
       default: throw new Error(`to_static: unknown concrete step ${step.opname}`);
     }
   }
 
-  private finish(f: Finish, ops: readonly unknown[]): unknown {
-    const refs = ops.slice(0, f.nRefs);
-    const entry = { slots: ops.slice(f.nRefs), pins: this.pins };
+  /** The leaf's finish on the tensors it refers to and the node's entry slots (also fast_leaf.ts). */
+  runFinish(f: Finish, refs: readonly unknown[], slots: readonly unknown[]): unknown {
+    this.finishing = true;
+    try {
+      return this.finish(f, refs, slots);
+    } catch (e) {
+      this.finishFailed = true;
+      throw e;
+    } finally {
+      this.finishing = false;
+    }
+  }
+
+  private finish(f: Finish, refs: readonly unknown[], slots: readonly unknown[]): unknown {
+    const entry = { slots, pins: this.pins };
     let memo = new Map<string, unknown>();
     if (f.writes.length) {
       tensorScope(() => {
@@ -175,6 +212,11 @@ export class JsHost implements Host {
         case 'v': return o.v;
         case 'src': { const v = resolveJs(o.s, entry, memo); return v === MISSING ? undefined : v; }
         case 'arr': return o.items.map(build);
+        case 'cat': return o.items.map((x) => String(build(x))).join('');
+        case 'call': {
+          const [recv, ...args] = o.items.map(build);
+          return (Object(recv) as Record<string, (...a: unknown[]) => unknown>)[o.name](...args);
+        }
         case 'obj': { const r: Record<string, unknown> = {}; o.keys.forEach((k, i) => { r[k] = build(o.items[i]); }); return r; }
         case 'map': return new Map(o.keys.map((k, i) => [k, build(o.items[i])]));
       }

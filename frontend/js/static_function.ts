@@ -19,13 +19,15 @@ import { type Exit, type Template, TreeNode, walk, type WalkStats } from '../../
 import type { RtValue } from '../../sot/values.js';
 import { TensorVar, type Variable } from '../../sot/variables.js';
 import { installSymMethods } from './graph.js';
+import { runRootLeaf, setLeafPlan, WALK } from './fast_leaf.js';
 import { JsGuardSet } from './guards.js';
+import { UNKNOWN_CALL_HINT } from './calls.js';
 import { refusedTest } from './control_flow.js';
 import { Frame, runFunction, scopeOf } from './interp.js';
 import { parseFunction } from './parse.js';
-import { buildSegment, computedValues, EagerRerun, eagerStep, entrySlots, type EffectOut, type Finish, finishStep, fromRtValue, JsHost, type Out, type SegmentStart, SplitSignal, type SplitLayout, toRtValue, valueStep } from './split.js';
+import { buildSegment, computedValues, EagerRerun, eagerStep, entryOf, entrySlots, type EffectOut, type Finish, finishStep, fromRtValue, JsHost, type Out, type SegmentStart, SplitSignal, type SplitLayout, valueStep } from './split.js';
 import { Translation, type SpecDims } from './translation.js';
-import { isPrimitive, JsArray, JsClosure, JsMap, JsObject, JsValue, UNDEFINED } from './vars.js';
+import { isPrimitive, JsArray, JsClosure, JsMap, JsObject, JsValue, LazyValue, UNDEFINED } from './vars.js';
 
 export interface ToStaticOptions {
   /** One spec per argument ({ shape } with null / -1 for symbolic dims), as Paddle's InputSpec. */
@@ -60,9 +62,16 @@ export interface NodeInfo {
 
 const nodeInfo = new WeakMap<TreeNode, NodeInfo>();
 
+/** Hints where the catalogue's (written for Python, whose translator runs such steps concretely) does not fit JS. */
+const JS_HINTS: Partial<Record<BreakEvent['code'], string>> = {
+  SOT005: UNKNOWN_CALL_HINT,
+  SOT001: 'keep the value as a tensor (JS converts a tensor with its toString, which reads its values); without full_graph such a conversion outside tensor-conditioned code splits the graph',
+};
+
 export class JsStrictModeError extends Error {
   constructor(readonly event: BreakEvent) {
-    super(`to_static(full_graph): ${event.code} ${breakKind(event.code).meaning} at ${event.file}:${event.line}${event.sourceLine ? ` (${event.sourceLine})` : ''}: ${event.detail}. Hint: ${breakKind(event.code).hint}`);
+    const hint = JS_HINTS[event.code] ?? breakKind(event.code).hint;
+    super(`to_static(full_graph): ${event.code} ${breakKind(event.code).meaning} at ${event.file}:${event.line}${event.sourceLine ? ` (${event.sourceLine})` : ''}: ${event.detail}${event.detail.includes(hint) ? '' : `. Hint: ${hint}`}`);
     this.name = 'StrictModeError';
   }
 }
@@ -105,11 +114,14 @@ export class StaticFunction {
   call(thisArg: unknown, args: readonly unknown[], viaCall = true): unknown {
     if (this.gaveUp) return this.eager(thisArg, args, viaCall);
     const self = this.layer ?? thisArg;
-    const entry = [self, this.scopeOption, this.layer ? undefined : this.fn, ...args].map(toRtValue);
+    const slots = [self, this.scopeOption, this.layer ? undefined : this.fn, ...args];
     const translations = this.stats.translateCount;
     this.host.finishFailed = false;
     try {
-      return fromRtValue(walk(this.roots, entry, this.host, (parent, e) => this.translate(parent, e, self, args, viaCall), this.walkStats));
+      // A root leaf whose guards hold runs without the walk's RtValue bookkeeping (fast_leaf.ts).
+      const fast = runRootLeaf(this.roots, slots, this.shared.pins, this.host, this.walkStats);
+      if (fast !== WALK) return fast;
+      return fromRtValue(walk(this.roots, entryOf(slots), this.host, (parent, e) => this.translate(parent, e, self, args, viaCall), this.walkStats));
     } catch (err) {
       // Before the leaf's finish nothing visible has happened (graphs and steps are pure, side
       // effects are replayed by the leaf), so a path that cannot go on, or a graph that raises
@@ -290,6 +302,8 @@ export class StaticFunction {
         if (v.source && inputs.has(v.sym.id)) return { k: 'src', s: v.source };
         return { k: 'g', i: refOf(v.sym) };
       }
+      // A split's result the translation did not read (so not guarded): the leaf reads its slot.
+      if (v instanceof LazyValue) return !v.parts ? { k: 'src', s: v.source! } : v.method ? { k: 'call', name: v.method, items: v.parts.map(template) } : { k: 'cat', items: v.parts.map(template) };
       // A tensor computed once while translating (a creation op): a fresh copy per call, as eager makes one.
       if (v instanceof JsValue && v.value instanceof Tensor && !v.source) return { k: 'g', i: refOf(tr.graph.detach(tr.graph.bind(v.value))) };
       // Objects read from the entry are re-read per call (an options bag is guarded by shape only).
@@ -310,6 +324,7 @@ export class StaticFunction {
     const { guards, hostCheck } = this.check(tr, entryLength);
     log(1, `to_static ${this.name}: graph of ${seg.graph?.opCount ?? 0} ops, ${guards.list.length} guards`);
     const node = new TreeNode(new GuardSet(), seg.graph, seg.graphInputs, [], { k: 'return', value: { k: 'build', step: finishStep(finish), operands } }, hostCheck);
+    if (depth === 0) setLeafPlan(node, { guards, entryLength, graph: seg.graph, graphInputs: seg.graphInputs, refs: operands.slice(0, refs.length), finish });
     nodeInfo.set(node, { guards, graph: seg.graph, bound: tr.graph.bound, exit: 'return', event: null, depth });
     return node;
   }

@@ -13,7 +13,7 @@ import { TensorVar, type Variable } from '../../sot/variables.js';
 import { JsGraph } from './graph.js';
 import { isPlainObject, JsGuardSet, toRt, UNDEFINED_ID } from './guards.js';
 import { lineOf, type ParsedFunction } from './parse.js';
-import { JsArray, JsMap, JsObject, JsValue } from './vars.js';
+import { JsArray, JsMap, JsObject, JsValue, LazyValue } from './vars.js';
 
 export interface SpecDims { readonly [slotKey: string]: readonly (number | null)[] }
 
@@ -119,7 +119,22 @@ export class Translation {
       this.segNodes = this.graph.nodes.length;
       this.segGuards = this.guards.list.length;
     }
-    return this.track(this.known[k], slotSource(this.rootSlots + k));
+    return this.trackResult(this.known[k], slotSource(this.rootSlots + k));
+  }
+
+  /**
+   * A split step's result: primitives are guarded by value only when read (LazyValue), arrays
+   * (`tolist`, `dataSync`) by kind and length with their items read lazily; anything else as `track`.
+   */
+  private trackResult(value: unknown, source: Source): Variable {
+    const rt = toRt(value);
+    if (rt) return new LazyValue(value, source, () => this.guards.add(constGuard(source, rt)));
+    if (Array.isArray(value)) {
+      this.guards.add(kindGuard(source, 'list'));
+      this.guards.add(lengthGuard(source, value.length));
+      return new JsArray(value.map((x, i) => this.trackResult(x, itemSource(source, rtInt(i)))), source, value);
+    }
+    return this.track(value, source);
   }
 
   /** A source for an object reached without a path (fixed for this translation). */

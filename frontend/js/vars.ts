@@ -15,6 +15,83 @@ export class JsValue extends Variable {
   constructor(readonly value: unknown, source: Source | null = null) { super(source); }
 }
 
+/**
+ * A primitive that a split step returned (split.ts: `t.item()`, an item of `t.tolist()`, a
+ * tensor's string): guarded by value only once the translation reads `.value` (a branch, an
+ * operator, a constant given to library code, a key). Passed through untouched (returned,
+ * printed, written to an object or an array) it is read again from its entry slot by the leaf
+ * (`raw` is the value this translation saw), so a value that differs on every call (a logged
+ * loss) does not take a new child per value.
+ */
+export class LazyValue extends JsValue {
+  constructor(
+    readonly raw: unknown, source: Source | null, onRead: () => void,
+    /**
+     * A string the translation made from such values, rebuilt by the leaf from its parts
+     * (constants and lazy values); reading it reads them all. `method` null: the parts
+     * concatenated (`'loss ' + v`, a template literal); else that method of parts[0] called with
+     * the other parts (`v.toFixed(4)`).
+     */
+    readonly parts: readonly JsValue[] | null = null,
+    readonly method: string | null = null,
+  ) {
+    super(raw, source);
+    let guarded = false;
+    Object.defineProperty(this, 'value', {
+      get: () => {
+        if (!guarded) { guarded = true; onRead(); }
+        return raw;
+      },
+      enumerable: true,
+    });
+  }
+}
+
+/**
+ * The string JS makes of `parts` (a template literal, `+` with a string operand: String() of
+ * each, concatenated), kept lazy when a part is. The type of a lazy value is known without
+ * reading it (a step's result type is fixed by its tensor's dtype, which the path guards).
+ */
+export function lazyConcat(parts: readonly JsValue[]): JsValue {
+  const flat = parts.flatMap((p) => (p instanceof LazyValue && p.parts && !p.method ? p.parts : [p]));
+  const raw = flat.map((p) => String(p instanceof LazyValue ? p.raw : p.value)).join('');
+  if (!flat.some((p) => p instanceof LazyValue)) return new JsValue(raw);
+  return new LazyValue(raw, null, () => { for (const p of flat) void p.value; }, flat);
+}
+
+/** Methods of primitives that give a string whatever the value (the result's type needs no guard). */
+const STRING_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
+  number: new Set(['toFixed', 'toPrecision', 'toExponential', 'toString']),
+  boolean: new Set(['toString']),
+  string: new Set(['padStart', 'padEnd', 'trim', 'trimStart', 'trimEnd', 'toUpperCase', 'toLowerCase', 'toString']),
+};
+
+/**
+ * `recv.name(...args)` on a lazy primitive, kept lazy when the method always gives a string
+ * (`loss.toFixed(4)` for a log line); null when it does not apply (the caller reads the value) or
+ * raises here (the caller's concrete call reports it).
+ */
+export function lazyMethod(recv: LazyValue, name: string, args: readonly Variable[]): LazyValue | null {
+  if (!STRING_METHODS[typeof recv.raw]?.has(name) || !args.every((a) => primitiveType(a) !== null && primitiveType(a) !== 'symbol')) return null;
+  const parts = [recv, ...(args as JsValue[])];
+  const raws = parts.map((p) => (p instanceof LazyValue ? p.raw : p.value));
+  let raw: unknown;
+  try {
+    raw = (Object(raws[0]) as Record<string, (...a: unknown[]) => unknown>)[name](...raws.slice(1));
+  } catch {
+    return null;
+  }
+  if (typeof raw !== 'string') return null;
+  return new LazyValue(raw, null, () => { for (const p of parts) void p.value; }, parts, name);
+}
+
+/** The primitive type of a concrete value, without reading a lazy one (null: not a primitive JsValue). */
+export function primitiveType(v: Variable): string | null {
+  if (v instanceof LazyValue) return typeof v.raw;
+  if (v instanceof JsValue && isPrimitive(v.value)) return typeof v.value;
+  return null;
+}
+
 /** An array made by the translated code (or a host array read and copied: `ref` is then the real array). */
 export class JsArray extends Variable {
   readonly kind = 'js_array';

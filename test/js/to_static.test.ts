@@ -101,9 +101,11 @@ const cases: Case[] = [
   { name: 'console.log (deferred: no break)', scope: S, args: () => [t([2])], fn: (x: any) => { console.log('tensor shape', x.shape); return x.scale(2); } },
   // `.item()` and `.tolist()` split the graph instead (test/js/split.test.ts); `.item(i)` may raise, so it does not.
   { name: '.item(i)', code: 'SOT002', scope: S, args: () => [t([2])], fn: (x: any) => x.scale(x.item(0) > 0 ? 1 : -1) },
-  { name: 'operator on a tensor reads its value', code: 'SOT001', scope: S, args: () => [t([1])], fn: (x: any) => (x > 0 ? x.scale(2) : x) },
+  // (Converting operators, `${x}`, String(x) and Math.* on a tensor split instead: test/js/split_reads.test.ts.)
+  { name: 'a tensor as a property key reads its value', code: 'SOT001', scope: S, args: () => [t([1])], fn: (x: any) => { const o: any = { 1: 2 }; return x.scale(o[x] ?? 3); } },
   { name: 'unknown (native) function', code: 'SOT005', scope: S, args: () => [t([2])], fn: (x: any) => x.scale(Date.now() > 0 ? 1 : 2) },
   { name: 'unresolved free variable', code: 'SOT107', args: () => [t([2])], fn: (x: any) => F.relu(x) },
+  { name: "Object.prototype's methods on a tensor (they would answer for the graph value)", code: 'SOT007', scope: S, args: () => [t([2])], fn: (x: any) => [x.hasOwnProperty('shape'), x.isPrototypeOf(x), x.scale(2)] },
   { name: 'inplace write to an input', code: 'SOT007', scope: S, args: () => [t([2])], fn: (x: any) => { x.add_(x); return x; } },
   { name: 'try/catch/finally without an exception', scope: S, args: () => [t([2])],
     fn: (x: any) => { let y = x; try { y = y.exp(); } catch { y = x; } finally { y = y.scale(2); } return y; } },
