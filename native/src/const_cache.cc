@@ -27,6 +27,11 @@ std::map<std::vector<int64_t>, std::weak_ptr<void>>& shared_values() {
 
 void set_current_const_inputs(const ConstInputs* c) { tl_current = c; }
 
+bool const_input(size_t i) {
+  const ConstInputs* ci = tl_current;
+  return ci && i < 32 && ((ci->mask >> i) & 1u) && ci->entries && i < ci->entries->size();
+}
+
 ConstCacheEntry* const_cache_for(size_t i, const Tensor& t, int tag) {
   const ConstInputs* ci = tl_current;
   if (!ci || i >= 32 || !((ci->mask >> i) & 1u) || !ci->entries || i >= ci->entries->size()) return nullptr;

@@ -41,6 +41,10 @@ void set_current_const_inputs(const ConstInputs* c);
 // tensor or tag; null when input i is not constant (then compute without caching).
 ConstCacheEntry* const_cache_for(size_t i, const Tensor& t, int tag);
 
+// Whether input i of the running kernel is constant, without touching its entry (a kernel choosing
+// between paths that cache different forms asks this first, so the entry does not flip).
+bool const_input(size_t i);
+
 // The value for entry e's key shared by every program in the process: an existing one, or
 // make()'s result registered for the others. Lives as long as some entry holds it.
 std::shared_ptr<void> shared_const_value(const ConstCacheEntry& e, const std::function<std::shared_ptr<void>()>& make);

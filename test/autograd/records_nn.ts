@@ -35,6 +35,8 @@ export const NN_RECORDS: GradRecord[] = [
     fn: (x, w) => op('fused_conv2d_add_act', [x, w, null], { groups: 2, stride: 2, padding: 1, activation: 'hardswish' }) },
   { op: 'fused_conv2d_add_act', label: 'identity', inputs: [{ shape: [1, 2, 3, 3] }, { shape: [2, 2, 2, 2] }, { shape: [2] }],
     fn: (x, w, b) => op('fused_conv2d_add_act', [x, w, b], { activation: 'identity' }) },
+  { op: 'fused_conv2d_add_act', label: 'relu with residual_data', inputs: [{ shape: [1, 2, 4, 4] }, { shape: [3, 2, 2, 2] }, { shape: [3] }, { shape: [1, 3, 3, 3] }],
+    fn: (x, w, b, r) => op('fused_conv2d_add_act', [x, w, b, r], { activation: 'relu' }) },
   { op: 'conv3d', inputs: [{ shape: [1, 2, 3, 4, 3] }, { shape: [2, 2, 2, 2, 2] }, { shape: [2] }], fn: (x, w, b) => T(F.conv3d(x, w, b)) },
   { op: 'conv3d', label: 'stride, padding, dilation, groups', inputs: [{ shape: [1, 2, 5, 4, 5] }, { shape: [4, 1, 2, 2, 2] }],
     fn: (x, w) => T(F.conv3d(x, w, null, [2, 1, 2], [1, 0, 1], [1, 2, 1], 2)) },

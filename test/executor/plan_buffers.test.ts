@@ -33,6 +33,8 @@ const CASES: OpCase[] = [
   { op: 'fused_conv2d_add_act', x: [1, 8, 7, 7], params: [[8, 1, 3, 3], [8]], attrs: { padding: [1, 1], groups: 8, activation: 'relu' } },
   { op: 'fused_conv2d_add_act', x: [1, 4, 11, 11], params: [[8, 1, 5, 5], [8]], attrs: { padding: [2, 2], groups: 4, activation: 'hardswish' } },
   { op: 'fused_conv2d_add_act', x: [1, 16, 14, 14], params: [[48, 16, 1, 1], [48]], attrs: { activation: 'relu6' } },
+  // 1x1 on 14x14 at batch 3 (588 pixel rows): the transposed GEMM (nn_conv_1x1.cc); with a residual.
+  { op: 'fused_conv2d_add_act', x: [3, 64, 14, 14], params: [[128, 64, 1, 1], [128], [3, 128, 14, 14]], attrs: { activation: 'relu' } },
   { op: 'matmul', x: [5, 7], params: [[7, 3]] },
   { op: 'matmul', x: [2, 70, 90], params: [[90, 65]] },
   { op: 'bmm', x: [3, 9, 5], params: [[3, 5, 4]] },

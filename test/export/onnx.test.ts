@@ -118,6 +118,8 @@ describe('onnx export of PIR programs (test/passes/models.ts)', () => {
       for (const act of ['identity', 'relu', 'relu6', 'hardswish'])
         outs[`conv_${act}`] = runOp('fused_conv2d_add_act', [img, pv.cw, pv.cb], { padding: 1, activation: act })[0];
       outs.dwconv = runOp('fused_conv2d_add_act', [img, pv.dw, null], { padding: 1, groups: 4, stride: 2, activation: 'relu6' })[0];
+      // residual_data (a ResNet block's identity): Add before the activation.
+      outs.conv_res = runOp('fused_conv2d_add_act', [img, pv.cw, pv.cb, paddle.scale(outs.conv_identity, 0.5, -1)], { padding: 1, activation: 'relu' })[0];
       outs.flat = paddle.flatten(paddle.transpose(x, [0, 2, 1]), 1, 2);
     } finally {
       setStaticRecorder(prev);

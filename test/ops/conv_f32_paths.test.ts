@@ -10,7 +10,7 @@
 //   constant cache: same bits as packing per call, one pack per weight across runs and sizes.
 // - max_pool2d without a mask runs a row-at-a-time loop; with return_mask it runs the generic
 //   loop, so the two must agree bit for bit (NaN, -inf, -0, empty ceil-mode windows included).
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile, GraphBuilder } from '../../src/executor/index.js';
 import { native } from '../../src/native.js';
 import { sym } from '../../src/tensor/shape.js';
@@ -21,6 +21,11 @@ import type { Tensor } from '../../src/tensor/tensor.js';
 const F = paddle.nn.functional;
 const threads0 = native.numThreads();
 afterAll(() => { native.numThreads(threads0); });
+// These cases test the implicit GEMM, so 3x3 stride-1 layers stay on it (Winograd, which the
+// default rules pick for some of these shapes, has its own suite: conv_winograd.test.ts).
+const winograd0 = process.env.SKIFF_CONV_WINOGRAD;
+beforeAll(() => { process.env.SKIFF_CONV_WINOGRAD = '0'; });
+afterAll(() => { if (winograd0 === undefined) delete process.env.SKIFF_CONV_WINOGRAD; else process.env.SKIFF_CONV_WINOGRAD = winograd0; });
 
 interface ConvCase { note: string; x: number[]; w: number[]; stride?: number; padding?: number; dilation?: number; act?: string; bias?: boolean; strided?: boolean }
 const CONV: ConvCase[] = [

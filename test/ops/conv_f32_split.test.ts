@@ -5,7 +5,7 @@
 // 2 and 3 threads every output must equal the 1-thread result bit for bit, whichever thread ran
 // which task; the float64 path checks the values themselves. Shapes are MobileNetV2's batch-1
 // layers (scaled down where the split stays the same) plus edge cases of the grid.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { native } from '../../src/native.js';
 import { runOp } from '../../src/ops/dispatch.js';
 import { paddle } from '../../src/paddle.js';
@@ -13,6 +13,11 @@ import type { Tensor } from '../../src/tensor/tensor.js';
 
 const threads0 = native.numThreads();
 afterAll(() => { native.numThreads(threads0); });
+// These cases test the implicit GEMM, so 3x3 stride-1 layers stay on it (Winograd, which the
+// default rules pick for some of these shapes, has its own suite: conv_winograd.test.ts).
+const winograd0 = process.env.SKIFF_CONV_WINOGRAD;
+beforeAll(() => { process.env.SKIFF_CONV_WINOGRAD = '0'; });
+afterAll(() => { if (winograd0 === undefined) delete process.env.SKIFF_CONV_WINOGRAD; else process.env.SKIFF_CONV_WINOGRAD = winograd0; });
 
 interface SplitCase { note: string; x: number[]; w: number[]; stride?: number; padding?: number; groups?: number; act?: string }
 const CASES: SplitCase[] = [

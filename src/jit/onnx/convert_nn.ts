@@ -54,14 +54,20 @@ function conv(c: OpContext, act: (y: string) => string): void {
   });
 }
 convert('conv2d', (c) => conv(c, (y) => y));
-// The fused op decomposes again: ONNX Runtime fuses Conv + Relu/Clip itself.
+// The fused op decomposes again: ONNX Runtime fuses Conv + (Add +) Relu/Clip itself. The
+// residual (operand 3) is added before the activation, in NCHW like the conv's result.
 convert('fused_conv2d_add_act', (c) => {
   const act = c.attr<string>('activation');
-  const clip = (y: string) => c.g.op('Clip', [y, c.g.scalar(c.outDtype(), 0), c.g.scalar(c.outDtype(), 6)]);
-  if (act === 'identity') conv(c, (y) => y);
-  else if (act === 'relu') conv(c, (y) => c.g.op('Relu', [y]));
+  const res = (y: string) => {
+    if (!c.has(3)) return y;
+    const r = c.attr('data_format') === 'NHWC' ? c.g.op('Transpose', [c.in(3)], { perm: TO_NCHW }) : c.in(3);
+    return c.g.op('Add', [y, r]);
+  };
+  const clip = (y: string) => c.g.op('Clip', [res(y), c.g.scalar(c.outDtype(), 0), c.g.scalar(c.outDtype(), 6)]);
+  if (act === 'identity') conv(c, res);
+  else if (act === 'relu') conv(c, (y) => c.g.op('Relu', [res(y)]));
   else if (act === 'relu6') conv(c, clip);
-  else if (act === 'hardswish') conv(c, (y) => c.g.op('HardSwish', [y]));
+  else if (act === 'hardswish') conv(c, (y) => c.g.op('HardSwish', [res(y)]));
   else c.fail(`activation '${act}' has no ONNX conversion`);
 });
 

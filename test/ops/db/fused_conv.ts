@@ -1,6 +1,6 @@
-// Record of fused_conv2d_add_act (act(conv2d(x, w) + bias)), the op the conv + activation
-// fusion pass makes: the regular (im2col + GEMM) and depthwise kernel paths, each activation,
-// NHWC, strided inputs, with and without bias.
+// Record of fused_conv2d_add_act (act(conv2d(x, w) + bias + residual_data)), the op the conv +
+// activation fusion pass makes: the regular (im2col + GEMM) and depthwise kernel paths, each
+// activation, NHWC, strided inputs, with and without bias, with and without a residual.
 import { addRecords } from '../op_db.js';
 import { type NDArray, rand } from '../ref.js';
 import { refConv2d } from './nn_conv.js';
@@ -28,11 +28,16 @@ addRecords({
     { inputs: [r([1, 3, 6, 6], 21), r([4, 3, 3, 3], 22), null], attrs: { activation: 'relu' }, note: 'no bias' },
     { inputs: [r([2, 3, 6, 6], 23), r([4, 3, 3, 3], 24), r([4], 25)], note: 'identity' },
     { inputs: [r([0, 3, 6, 6], 26), r([4, 3, 3, 3], 27), r([4], 28)], attrs: { activation: 'relu' }, note: 'empty batch' },
+    { inputs: [r([2, 4, 5, 5], 29), r([4, 4, 1, 1], 30), r([4], 31), r([2, 4, 5, 5], 32)], attrs: { activation: 'relu' }, strided: true, note: '1x1 + residual' },
+    { inputs: [r([1, 3, 6, 6], 33), r([4, 3, 3, 3], 34), null, r([1, 4, 6, 6], 35)], attrs: { padding: 1, activation: 'relu6' }, note: '3x3 + residual, no bias' },
+    { inputs: [r([1, 4, 6, 6], 36), r([4, 1, 3, 3], 37), r([4], 38), r([1, 4, 3, 3], 39)], attrs: { groups: 4, padding: 1, stride: 2, activation: 'hardswish' }, note: 'depthwise stride 2 + residual' },
+    { inputs: [r([1, 5, 5, 3], 40), r([4, 3, 3, 3], 41), r([4], 42), r([1, 5, 5, 4], 43)], attrs: { padding: 1, data_format: 'NHWC' }, note: 'NHWC + residual, identity' },
   ],
   ref: (ins, a) => {
-    const y = refConv2d(ins as (NDArray | null)[], a);
+    const y = refConv2d((ins as (NDArray | null)[]).slice(0, 3), a);
     const act = ACT[String(a.activation ?? 'identity')];
-    return { ...y, data: y.data.map((v) => act(v)) };
+    const res = (ins as (NDArray | null)[])[3];
+    return { ...y, data: y.data.map((v, i) => act(res ? v + res.data[i] : v)) };
   },
   dtypes: ['float64'],
   atol: 1e-4, rtol: 1e-4,
@@ -40,5 +45,6 @@ addRecords({
     { inputs: [r([1, 3, 5, 5], 1), r([4, 2, 3, 3], 2), null], error: /fused_conv2d_add_act: conv2d: input channels 3 do not match/ },
     { inputs: [r([1, 3, 5, 5], 1), r([4, 3, 3, 3], 2), r([4], 3)], attrs: { activation: 'gelu' }, error: /fused_conv2d_add_act: activation must be one of/ },
     { inputs: [r([1, 3, 5, 5], 1), r([4, 3, 3, 3], 2), r([3], 3)], error: /fused_conv2d_add_act: conv2d: bias must have shape \[4\]/ },
+    { inputs: [r([1, 3, 5, 5], 1), r([4, 3, 3, 3], 2), r([4], 3), r([1, 4, 5, 5], 4)], error: /fused_conv2d_add_act: residual_data must match the output float\d+\[1, 4, 3, 3\]/ },
   ],
 });
