@@ -22,6 +22,18 @@ export type Guard =
    */
   | { readonly kind: 'type'; readonly source: Source; readonly expect: number | object; readonly typeName: string }
   /**
+   * Nothing is at `source` (an attribute the object's own __dict__ does not have): a read that
+   * fell through to the class, or raised AttributeError, at translation. The host resolves it to
+   * undefined (Host.resolve) while the guards before it (the base's type) hold.
+   */
+  | { readonly kind: 'absent'; readonly source: Source }
+  /**
+   * The objects at `members` (entry objects guarded by type, not identity) are different objects,
+   * and none of `others` (objects the node knows by id and reads or writes attributes of): the
+   * translation modelled them as separate objects. `source` is the first member.
+   */
+  | { readonly kind: 'distinct'; readonly source: Source; readonly members: readonly Source[]; readonly others: readonly (number | object)[] }
+  /**
    * Which of these mutable containers are the same object: `members` are entry sources or
    * fixed host objects (by id), `groups` the partition seen at translation (same number, same
    * object). A node that modelled two names as one list must not run when they are two lists,
@@ -72,6 +84,8 @@ export const tensorGuard = (source: Source, t: { dtype: string; shape: readonly 
 export const lengthGuard = (source: Source, expect: number): Guard => ({ kind: 'length', source, expect });
 export const identityGuard = (source: Source, expect: number | object, typeName: string): Guard => ({ kind: 'identity', source, expect, typeName });
 export const typeGuard = (source: Source, expect: number | object, typeName: string): Guard => ({ kind: 'type', source, expect, typeName });
+export const absentGuard = (source: Source): Guard => ({ kind: 'absent', source });
+export const distinctGuard = (members: readonly Source[], others: readonly (number | object)[]): Guard => ({ kind: 'distinct', source: members[0], members, others });
 export const soleStorageGuard = (source: Source, fixed: readonly Tensor[]): Guard => ({ kind: 'sole_storage', source, fixed });
 export const unaliasedWrittenGuard = (source: Source, written: readonly Tensor[]): Guard => ({ kind: 'unaliased_written', source, written });
 export const gradModeGuard = (source: Source, expect: boolean): Guard => ({ kind: 'grad_mode', source, expect });
@@ -98,6 +112,8 @@ export function describeGuard(g: Guard): string {
     case 'length': return `len(${s}) == ${g.expect}`;
     case 'identity': return `id(${s}) is the ${g.typeName} seen at translation`;
     case 'type': return `type(${s}) is ${g.typeName}`;
+    case 'absent': return `${s} is not set`;
+    case 'distinct': return `${g.members.map((m) => m.key).join(', ')} are different objects, none of ${g.others.length} known ones`;
     case 'aliasing': return `same-object groups of ${g.members.map((m) => ('key' in m ? m.key : `<object>`)).join(', ')} are ${g.groups.join(',')}`;
     case 'sole_storage': return `${s} shares its storage with no other entry tensor and none of ${g.fixed.length} bound tensors`;
     case 'unaliased_written': return `no entry tensor shares its storage with the ${g.written.length} bound tensor(s) written in place`;
@@ -119,7 +135,8 @@ export class GuardSet {
     const k = guardKey(g);
     if (this.keys.has(k)) return;
     this.keys.add(k);
-    const local = g.kind === 'aliasing' ? g.members.every((m) => !('key' in m) || isLocalSource(m)) : isLocalSource(g.source);
+    const local = g.kind === 'aliasing' ? g.members.every((m) => !('key' in m) || isLocalSource(m))
+      : g.kind === 'distinct' ? g.members.every(isLocalSource) : isLocalSource(g.source);
     (local ? this.local : this.host).push(g);
   }
 
@@ -156,6 +173,7 @@ export function resolveLocal(s: Source, slots: readonly RtValue[]): RtValue | un
  */
 export function checkGuard(g: Guard, v: RtValue | undefined, bindings: Map<SymDim, number>): boolean {
   if (g.kind === 'grad_mode') return isGradEnabled() === g.expect;
+  if (g.kind === 'absent') return v === undefined;
   if (v === undefined) return false;
   switch (g.kind) {
     case 'kind': return v.k === g.expect;
@@ -171,7 +189,7 @@ export function checkGuard(g: Guard, v: RtValue | undefined, bindings: Map<SymDi
     case 'length': return (v.k === 'tuple' || v.k === 'list') ? v.items.length === g.expect : v.k === 'dict' ? v.keys.length === g.expect : false;
     case 'identity': return v.k === 'obj' && v.ref.id === g.expect;
     case 'type': { if (v.k !== 'obj') return false; const t = v.ref.typeId; return t !== undefined && t === g.expect; }
-    case 'aliasing': case 'sole_storage': case 'unaliased_written': return true;   // checked with all the entry in firstFailingLocal
+    case 'aliasing': case 'sole_storage': case 'unaliased_written': case 'distinct': return true;   // checked with all the entry in firstFailingLocal
     case 'tensor': {
       if (v.k !== 'tensor') return false;
       const t: Tensor = v.t;
@@ -195,6 +213,7 @@ export function firstFailingLocal(set: GuardSet, slots: readonly RtValue[]): Gua
   const bindings = new Map<SymDim, number>();
   for (const g of set.local) {
     if (g.kind === 'aliasing') { if (!checkAliasing(g, slots)) return g; continue; }
+    if (g.kind === 'distinct') { if (!checkDistinct(g, (m) => resolveLocal(m, slots))) return g; continue; }
     if (g.kind === 'sole_storage') { if (!checkSoleStorage(g, slots)) return g; continue; }
     if (g.kind === 'unaliased_written') { if (!checkUnaliasedWritten(g.written, slots)) return g; continue; }
     if (!checkGuard(g, resolveLocal(g.source, slots), bindings)) return g;
@@ -212,6 +231,17 @@ export function checkAliasing(g: Extract<Guard, { kind: 'aliasing' }>, slots: re
   for (let i = 0; i < ids.length; i++) {
     if (ids[i] === undefined) return false;
     for (let j = 0; j < i; j++) if ((ids[i] === ids[j]) !== (g.groups[i] === g.groups[j])) return false;
+  }
+  return true;
+}
+
+/** Whether a distinct guard holds, its members resolved by `at`. */
+export function checkDistinct(g: Extract<Guard, { kind: 'distinct' }>, at: (s: Source) => RtValue | undefined): boolean {
+  const seen = new Set<number | object>(g.others);
+  for (const m of g.members) {
+    const v = at(m);
+    if (!v || v.k !== 'obj' || seen.has(v.ref.id)) return false;
+    seen.add(v.ref.id);
   }
   return true;
 }

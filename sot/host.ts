@@ -35,7 +35,8 @@ export interface Host {
   refresh(v: RtValue): RtValue;
   /**
    * The value at a source the entry slots alone cannot resolve (an attribute path of a JS
-   * object, a global), or undefined. Optional: Python's sources are slot/item paths.
+   * object, a global; in Python the instance-dict path of a plain entry object), or undefined
+   * (an `absent` guard's answer).
    */
   resolve?(source: Source, entry: readonly RtValue[]): RtValue | undefined;
   /** Keeps objects a trace-tree node refers to alive until unpinned. */

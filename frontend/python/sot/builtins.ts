@@ -18,6 +18,7 @@ import { getAttr, getItem, setAttr, zeroArgSuper } from './objects.js';
 import { dictSet, setAdd, viewItems } from './methods.js';
 import { symIntBuiltin } from './symint.js';
 import { callDunder, InstanceVar } from './user_objects.js';
+import { EntryInstanceVar } from './fresh_objects.js';
 import { keepForTree } from './to_tensor.js';
 
 type Builtin = (tx: Translator, args: Variable[], kwargs: [string, Variable][]) => Variable | undefined;
@@ -164,7 +165,8 @@ const BUILTINS: Record<string, Builtin> = {
     const check = (c: Variable): boolean => {
       if (c instanceof TupleVar) return c.items.some(check);
       // an object made in translated code: its class (guarded where it came from) decides
-      if (x instanceof InstanceVar) return truthy(tx, hostCall(tx, tx.host.builtinVar(tx, 'issubclass'), [x.cls, c], true));
+      // (so does a plain entry object's: it is guarded by its type, fresh_objects.ts)
+      if (x instanceof InstanceVar || x instanceof EntryInstanceVar) return truthy(tx, hostCall(tx, tx.host.builtinVar(tx, 'issubclass'), [x.cls, c], true));
       if (x instanceof TensorVar || x instanceof ObjectVar) {
         const xr = x instanceof TensorVar ? tx.host.tensorTypeRef() : x.ref;
         const r = tx.host.isinstance(xr, toRt(tx, c)!, x instanceof TensorVar);
@@ -254,7 +256,7 @@ const BUILTINS: Record<string, Builtin> = {
     return args.length === 2 ? new SuperVar(args[0], args[1]) : zeroArgSuper(tx);
   },
   type(tx, [x]) {
-    if (x instanceof InstanceVar) return x.cls;
+    if (x instanceof InstanceVar || x instanceof EntryInstanceVar) return x.cls;
     if (x instanceof ConstVar || x instanceof TupleVar || x instanceof ListVar || x instanceof DictVar) {
       const r = toRt(tx, x);
       if (r) return hostCallFn(tx, 'type', [x]);

@@ -28,7 +28,7 @@ const RUNTIME_FUNCTIONS = [
   'sorted_values', 'builtin_object', 'reencode', 'set_wrapper_guards', 'snapshot', 'is_library', 'register_guards', 'check_guards',
   'drop_guards', 'super_attr', 'import_module', 'plain_attr', 'builtin_type_has_attr', 'take_exception', 'type_id', 'psdb_flags',
   'train_mode',
-  'plain_class', 'class_lookup',
+  'plain_class', 'class_lookup', 'instance_attr',
 ] as const;
 
 /** Reads the running interpreter's opcode facts once. */

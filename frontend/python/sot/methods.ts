@@ -12,6 +12,7 @@ import type { Translator } from './translator.js';
 import { callVar, compareOp, fromComputed, getIter, isConstLike, isOp, takeAll, toRt, truthy } from './semantics.js';
 import { entryTensorEquals } from './value_guards.js';
 import { InstanceVar } from './user_objects.js';
+import { EntryInstanceVar } from './fresh_objects.js';
 import { sliceIndices } from './objects.js';
 import { tensorMethodCall } from './tensor_attrs.js';
 import { drain, generatorMethod, GeneratorVar } from './generators.js';
@@ -22,7 +23,7 @@ export function callMethod(tx: Translator, m: BoundMethodVar, args: Variable[], 
   const self = m.self;
   if (self instanceof TensorVar) return tensorMethodCall(tx, self, m.name, args, kwargs);
   // a method of an object made in translated code: its function, inlined with self
-  if (self instanceof InstanceVar && m.func) return callVar(tx, m.func, [self, ...args], kwargs);
+  if ((self instanceof InstanceVar || self instanceof EntryInstanceVar) && m.func) return callVar(tx, m.func, [self, ...args], kwargs);
   if (self instanceof ListVar) return listMethod(tx, self, m.name, args, kwargs);
   if (self instanceof DictVar) return dictMethod(tx, self, m.name, args, kwargs);
   if (self instanceof SetVar) return setMethod(tx, self, m.name, args, kwargs);

@@ -19,11 +19,15 @@ import { generatorAttr, GeneratorVar } from './generators.js';
 import { callToReturn } from './call_inline.js';
 import { callDunder, classAttr, delInstanceAttr, InstanceVar, instanceAttr, setInstanceAttr } from './user_objects.js';
 import { attrUnguarded, isNumpyArray, numpyAttr } from './numpy_values.js';
+import { EntryInstanceVar, freshAttr, freshSetAttr } from './fresh_objects.js';
 
 /** Data attributes of numbers (everything else on a constant is a method). */
 const NUMBER_ATTRS = new Set(['real', 'imag', 'numerator', 'denominator']);
 
 const attributeError = (detail: string): GraphBreak => new GraphBreak('SOT007', `AttributeError: ${detail}`);
+
+/** Key of an object's attribute in tx.attrOverlay (a fresh entry object's own id is read silently). */
+const overlayKey = (obj: ObjectVar, name: string): string => `${(obj instanceof EntryInstanceVar ? obj.real.id : obj.ref.id) as number}.${name}`;
 
 export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
   if (obj instanceof PyLayerCtxVar) return ctxAttr(obj, name);
@@ -35,10 +39,12 @@ export function getAttr(tx: Translator, obj: Variable, name: string): Variable {
     if (obj.info.kind === 'other' && (obj.info.traits & TRAIT_EXCEPTION)) throw new GraphBreak('SOT007', `attribute '${name}' of an exception`);
     const np = numpyAttr(tx, obj, name);   // an entry ndarray: .shape/.ndim/.size/.dtype, else SOT030
     if (np) return np;
-    const key = `${obj.ref.id as number}.${name}`;
-    const shadow = tx.attrOverlay.get(key);
+    const shadow = tx.attrOverlay.get(overlayKey(obj, name));
     if (shadow) return shadow;
     if (shadow === null) throw attributeError(`'${name}' was deleted`);
+    // a plain instance new on every call: read through its source (null: as any object, by identity)
+    const fresh = obj instanceof EntryInstanceVar ? freshAttr(tx, obj, name) : null;
+    if (fresh) return fresh;
     let v: RtValue, id: number;
     try {
       ({ value: v, id } = tx.host.getattrWithId({ k: 'obj', ref: obj.ref }, name));
@@ -96,9 +102,13 @@ export function setAttr(tx: Translator, obj: Variable, name: string, value: Vari
   if (obj instanceof PyLayerCtxVar) { setCtxAttr(obj, name, value); return; }
   if (obj instanceof InstanceVar) { setInstanceAttr(tx, obj, name, value); return; }
   if (!writable(obj)) throw new GraphBreak('SOT007', `setting attribute '${name}' of ${obj.kind}`);
+  // A fresh entry object's store replays on this call's object (its source); a property's
+  // Python setter is inlined.
+  const fresh = obj instanceof EntryInstanceVar ? freshSetAttr(tx, obj, name, value) : null;
+  if (fresh === 'done') return;
   // A property setter or a custom __setattr__ may store something else: run it concretely.
-  if (!tx.host.plainAttr(obj.ref, name)) throw new GraphBreak('SOT007', `attribute '${name}' is not plain storage`);
-  tx.attrOverlay.set(`${obj.ref.id as number}.${name}`, value);
+  if (fresh !== 'store' && !tx.host.plainAttr(obj.ref, name)) throw new GraphBreak('SOT007', `attribute '${name}' is not plain storage`);
+  tx.attrOverlay.set(overlayKey(obj, name), value);
   tx.logEffect('SKIFF_SETATTR', [obj, new ConstVar({ k: 'str', v: name }), value]);
 }
 
@@ -107,13 +117,13 @@ export function delAttr(tx: Translator, obj: Variable, name: string): void {
   if (obj instanceof InstanceVar) { delInstanceAttr(tx, obj, name); return; }
   if (!writable(obj)) throw new GraphBreak('SOT007', `deleting attribute '${name}' of ${obj.kind}`);
   getAttr(tx, obj, name);
-  tx.attrOverlay.set(`${obj.ref.id as number}.${name}`, null);
+  tx.attrOverlay.set(overlayKey(obj, name), null);
   tx.logEffect('SKIFF_DELATTR', [obj, new ConstVar({ k: 'str', v: name })]);
 }
 
 /** getattr(super(cls, obj), name): bound to obj when the class attribute is a function. */
 function superAttr(tx: Translator, s: SuperVar, name: string): Variable {
-  if (s.obj instanceof InstanceVar && s.cls instanceof ObjectVar) return instanceSuperAttr(tx, s.obj, s.cls, name);
+  if ((s.obj instanceof InstanceVar || s.obj instanceof EntryInstanceVar) && s.cls instanceof ObjectVar) return instanceSuperAttr(tx, s.obj, s.cls, name);
   const cls = toRt(tx, s.cls), obj = toRt(tx, s.obj);
   if (!cls || !obj || cls.k !== 'obj' || obj.k !== 'obj') throw new GraphBreak('SOT007', 'super() of values the translator cannot name');
   let v: RtValue;
@@ -127,8 +137,8 @@ function superAttr(tx: Translator, s: SuperVar, name: string): Variable {
   return fromHostRead(tx, v, null);
 }
 
-/** super(cls, inst).name for an instance made in translated code: the MRO of its class after cls. */
-function instanceSuperAttr(tx: Translator, inst: InstanceVar, cls: ObjectVar, name: string): Variable {
+/** super(cls, inst).name for an instance made in translated code or a fresh entry one: the MRO of its class after cls. */
+function instanceSuperAttr(tx: Translator, inst: InstanceVar | EntryInstanceVar, cls: ObjectVar, name: string): Variable {
   let a;
   try {
     a = classAttr(tx, inst.cls, name, cls);

@@ -4,6 +4,8 @@
 import type { ConcreteStep, Host } from '../../../sot/host.js';
 import { HostError } from '../../../sot/host.js';
 import type { HostRef, RtValue } from '../../../sot/values.js';
+import { resolveLocal } from '../../../sot/guards.js';
+import { itemSource, slotSource, type Source } from '../../../sot/sources.js';
 import type { ObjInfo, Variable } from '../../../sot/variables.js';
 import { type BreakEvent, GraphBreak } from '../../../sot/graph_breaks.js';
 import { HANDLERS } from '../handlers/index.js';
@@ -85,7 +87,11 @@ export interface PyRuntime {
   psdb_flags(codeId: number): number;
   plain_class(oid: number): number;
   class_lookup(clsOid: number, name: string, afterOid: number): string;
+  instance_attr(oid: number, name: string): string;
 }
+
+/** A value at an attribute path that could not be read (see SotPythonHost.resolve). */
+const UNREADABLE: RtValue = { k: 'str', v: '\u0000<unreadable attribute>' };
 
 /** A Python object known by id(). Its type name is fetched only when a message needs it. */
 export class PyRef implements HostRef {
@@ -185,6 +191,13 @@ export class SotPythonHost implements Host, Codec {
   dtypeObject(name: string): PyRef { const id = this.rt.dtype_object(name); this.pinForTree(this.object(id)); return this.object(id); }
   layerCallTarget(ref: HostRef): PyRef { return this.object(this.rt.layer_call_target(ref.id as number)); }
   compatFunction(module: string, name: string): PyRef { return this.object(this.rt.compat_function(module, name)); }
+  private builtinIds = new Map<string, number>();
+  /** id() of a builtin (asked once per name). */
+  builtinId(name: string): number {
+    let id = this.builtinIds.get(name);
+    if (id === undefined) { id = this.rt.builtin_object(name); this.builtinIds.set(name, id); this.pin(this.object(id)); }
+    return id;
+  }
   builtinVar(tx: Translator, name: string): Variable { return tx.objectVar(this.object(this.rt.builtin_object(name)), null); }
   tensorTypeRef(): PyRef { return this.object(this.rt.compat_function('paddle.tensor', 'Tensor')); }
   /** isinstance for an object (or a tensor, standing for any Tensor) against a class value. */
@@ -490,6 +503,47 @@ export class SotPythonHost implements Host, Codec {
     const owner = Number(r.slice(cut[0] + 1, cut[1])), guard = Number(r.slice(cut[1] + 1, cut[2]));
     if (['object', 'function', 'static', 'property', 'value'].includes(kind)) this.recordAttrGuard(this.object(owner), name, guard);
     return { kind, value: this.decode(r.slice(cut[2] + 1)) };
+  }
+
+  /** obj.__dict__[name] now, undefined when the instance dict has no such key (queries.instance_attr). */
+  instanceAttr(ref: HostRef, name: string): RtValue | undefined {
+    const r = this.rt.instance_attr(ref.id as number, name);
+    return r === '' ? undefined : this.decode(r);
+  }
+
+  /**
+   * The value at an attribute path of an entry object (a plain instance guarded by its type,
+   * fresh_objects.ts): its own __dict__ entry, undefined when it has none; items of what it holds.
+   * Read once per node run (memo by entry array), so templates evaluated after the node's effects
+   * and step still see what its guards checked, as the slots' own values are.
+   */
+  resolve(s: Source, entry: readonly RtValue[]): RtValue | undefined {
+    let memo = this.resolved.get(entry);
+    if (!memo) { memo = new Map(); this.resolved.set(entry, memo); }
+    if (memo.has(s.key)) return memo.get(s.key);
+    let v: RtValue | undefined;
+    try {
+      v = this.resolveNow(s, entry);
+    } catch (e) {
+      if (!(e instanceof HostError)) throw e;
+      v = UNREADABLE;   // (fails every guard, absence included)
+    }
+    memo.set(s.key, v);
+    return v;
+  }
+  private readonly resolved = new WeakMap<readonly RtValue[], Map<string, RtValue | undefined>>();
+  private resolveNow(s: Source, entry: readonly RtValue[]): RtValue | undefined {
+    if (s.k !== 'attr' && s.k !== 'item') return undefined;
+    const base = resolveLocal(s.base, entry) ?? this.resolve(s.base, entry);
+    if (!base || base === UNREADABLE) return base;
+    if (s.k === 'item') return resolveLocal(itemSource(slotSource(0), s.index), [base]);
+    return base.k === 'obj' ? this.instanceAttr(base.ref, s.name) : undefined;
+  }
+  /** What the translation read at `s` for this entry (the node's first run sees the same: see resolve). */
+  noteResolved(entry: readonly RtValue[], s: Source, v: RtValue | undefined): void {
+    let memo = this.resolved.get(entry);
+    if (!memo) { memo = new Map(); this.resolved.set(entry, memo); }
+    memo.set(s.key, v);
   }
 
   /** Whether obj.name = v simply stores v (no property setter, no custom __setattr__). */

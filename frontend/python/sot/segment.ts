@@ -21,6 +21,7 @@ import { symIntTemplate, SymIntVar } from './symint.js';
 import { NamedTupleVar } from './namedtuple.js';
 import { SiteBoundVar, SiteEscape } from './generators.js';
 import { InstanceVar } from './user_objects.js';
+import { EntryInstanceVar } from './fresh_objects.js';
 import { isNumpyDataSource } from './numpy_values.js';
 
 /** How the child rebuilds one stack entry or local. */
@@ -69,7 +70,7 @@ export const NULL_SLOT = -2;
 
 /** Values a segment cannot have changed since its entry (so the entry's copy is still right). */
 const unchangeable = (v: Variable): boolean =>
-  v instanceof ConstVar || v instanceof TensorVar || v instanceof ObjectVar || (v instanceof TupleVar && v.items.every(unchangeable));
+  v instanceof ConstVar || v instanceof TensorVar || v instanceof ObjectVar || v instanceof SuperVar || (v instanceof TupleVar && v.items.every(unchangeable));
 
 const nullT = (tx: Translator): Template => ({ k: 'const', v: { k: 'obj', ref: tx.host.nullRef } });
 const strT = (v: string): Template => ({ k: 'const', v: { k: 'str', v } });
@@ -136,7 +137,8 @@ export class SegmentTemplates {
     // changed since (lists and dicts without a host object are rebuilt from their items).
     // (an object inside an entry tuple or list is re-read there too: a slot the child does not
     // guard may hold a new object on every run, such as a set or iterator its parent made)
-    const src = unchangeable(v) ? tx.entrySource(v) ?? (v instanceof ObjectVar && v.source && isLocalSource(v.source) ? v.source : undefined) : undefined;
+    // (a fresh entry object read from another's attribute is this run's too: fresh_objects.ts)
+    const src = unchangeable(v) ? tx.entrySource(v) ?? (v instanceof ObjectVar && v.source && (isLocalSource(v.source) || v instanceof EntryInstanceVar) ? v.source : undefined) : undefined;
     if (src) return { k: 'local', source: src };
     const rec = (x: Variable) => this.tpl(x);
     if (v instanceof ConstVar) return { k: 'const', v: v.value };

@@ -28,6 +28,7 @@ import { unwindLayout } from './unwind.js';
 import { outerGradMode } from './grad_mode.js';
 import { SiteEscape } from './generators.js';
 import { numpyEntryVar } from './numpy_values.js';
+import { attrGuardCheck, EntryInstanceVar, finishFresh, freshEntryVar, markEffectEscapes, markEscapes, noteOtherName } from './fresh_objects.js';
 import { isGradEnabled } from '../../../src/autograd/mode.js';
 
 export type { FrameLayout, Layout } from './segment.js';
@@ -133,6 +134,11 @@ export class Translator {
   }
   readonly hostCells = new Map<number, CellVar>();
 
+  /** Plain entry instances guarded by their type, by the real object's id (fresh_objects.ts). */
+  readonly freshByReal = new Map<number, EntryInstanceVar>();
+  /** Values read from their instance dicts, by source (one variable per attribute path). */
+  readonly freshReads = new Map<Source, Variable>();
+
   /** Where an entry variable came from, if it is one. */
   entrySource(v: Variable): Source | undefined { return this.entryVars.get(v); }
 
@@ -197,6 +203,12 @@ export class Translator {
         if (v.ref.id === 0) { if (g) this.guards.add(identityGuard(source!, 0, 'NULL')); return NULL; }
         const np = v.np ? numpyEntryVar(this, v, source, g) : null;   // guarded by dtype and value/shape
         if (np) return np;
+        // (an unguarded slot of a child holds the parent's entry object: read it the same way)
+        if (source && (g || source.k === 'slot')) {
+          // a plain instance new on every call: its type and what is read of it (fresh_objects.ts)
+          const fresh = freshEntryVar(this, v.ref, source);
+          if (fresh) return fresh;
+        } else noteOtherName(this, v.ref);
         if (g) {
           const info = this.host.describe(v.ref);
           // An exception is new on every call: its type is what the code after it may depend on.
@@ -209,6 +221,7 @@ export class Translator {
   }
 
   objectVar(ref: HostRef, source: Source | null): ObjectVar {
+    noteOtherName(this, ref);
     return new ObjectVar(ref, this.host.describe(ref), source);
   }
 
@@ -319,6 +332,9 @@ export class Translator {
 
   /** t now holds `value`; an entry or bound tensor is written back after the graph (and guarded against aliases). */
   rebindTensor(t: TensorVar, value: TensorVar): void {
+    // A tensor read from an attribute of a per-call object (fresh_objects.ts) is not among the
+    // entry tensors the sole_storage guard sees: its in-place write runs concretely.
+    if (t.source && !isLocalSource(t.source)) throw new GraphBreak('SOT007', `in-place write to ${t.source.key}`);
     const c = t.source ? null : this.boundTensorOf(t);
     this.rebinds.push([t, t.sym, this.entryWrites.has(t), c ?? -1, c === null ? undefined : this.constWrites.get(c)]);
     t.sym = value.sym;
@@ -404,6 +420,12 @@ export class Translator {
   }): TreeNode {
     const T = new SegmentTemplates(this);
     const tpl = (v: Variable): Template => T.tpl(v);
+    // Fresh entry objects handed to Python keep their identity guard (fresh_objects.ts).
+    if (this.freshByReal.size) {
+      markEffectEscapes(this.effects, (o) => (isVarTemplate(o) ? (o as unknown as VarTemplate).v : null));
+      if (exit.k === 'return') markEscapes(exit.value); else for (const v of exit.operandVars) markEscapes(v);
+      for (const c of this.mutated) markEscapes(c);
+    }
 
     // Effects in program order, then host lists/dicts whose contents changed get them replaced.
     // Values they and the step's operands hand to Python are made for real (T.handOff).
@@ -471,7 +493,8 @@ export class Translator {
     // changes exactly what eager's inplace op changes).
     for (const src of new Set(this.entryWrites.values())) this.guards.add(soleStorageGuard(src, [...this.constInputs.values()]));
     if (this.constWrites.size) this.guards.add(unaliasedWrittenGuard(slotSource(0), this.writtenConstants()));
-    const node = new TreeNode(this.guards, graph, graphInputs, effects, nodeExit, this.host.hostCheckFor(this));
+    finishFresh(this);
+    const node = new TreeNode(this.guards, graph, graphInputs, effects, nodeExit, bothChecks(attrGuardCheck(this, this.guards), this.host.hostCheckFor(this)));
     if (graph && this.entryGradDepth > 0) node.graphMode = outerGradMode(this);
     return node;
   }
@@ -494,6 +517,12 @@ function isBranchBreak(e: GraphBreak, code: readonly Instruction[], ip: number):
   const jumpAt = (i: number): boolean => code[i]?.opname === 'POP_JUMP_IF_TRUE' || code[i]?.opname === 'POP_JUMP_IF_FALSE';
   const op = code[ip]?.opname;
   return jumpAt(ip) || ((op === 'TO_BOOL' || op === 'COMPARE_OP') && jumpAt(ip + 1));
+}
+
+/** A node's host-side check: both must hold (either may be absent). */
+function bothChecks(a: ((entry: readonly RtValue[]) => boolean) | null, b: ((entry: readonly RtValue[]) => boolean) | null): ((entry: readonly RtValue[]) => boolean) | null {
+  if (!a || !b) return a ?? b;
+  return (entry) => a(entry) && b(entry);
 }
 
 /** psdb marks (paddle.jit.sot.psdb.code_flags). */

@@ -140,6 +140,22 @@ def plain_class(oid):
     return 1
 
 
+def instance_attr(oid, name):
+    """obj.__dict__[name] encoded, or '' when the instance dict has no such key: what the
+    attribute source of a plain entry object (or a super object's binding) reads (frontend/python/sot/fresh_objects.ts),
+    re-read on every call to check the node's guards."""
+    try:
+        o = OBJECTS[oid]
+        if type(o) is super:   # an entry super object: what it binds
+            return encode(getattr(o, name)) if name in ('__thisclass__', '__self__') else ''
+        d = getattr(o, '__dict__', None)
+        if type(d) is not dict or name not in d:
+            return ''
+        return encode(d[name])
+    except BaseException as e:  # noqa: BLE001
+        return runtime._error(e)
+
+
 def class_lookup(cls_oid, name, after_oid):
     """'<kind>;<owner id>;<guard id>;<value>' for `name` looked up in the MRO of a plain class
     (after class `after_oid` when non-zero, as super() does). The guard id is getattr(owner, name)

@@ -633,6 +633,7 @@ def is_library(oid):
 from .queries import (  # noqa: E402,F401
     TENSOR_SAMPLE, builtin_object, compat_function, describe, dtype_name, dtype_object, import_module, isinstance_,
     layer_call_target, plain_attr, sorted_values, super_attr, builtin_type_has_attr, plain_class, class_lookup,
+    instance_attr,
 )
 from .psdb import code_flags as psdb_flags  # noqa: E402,F401  (check_no_breakgraph / check_no_fallback marks)
 
