@@ -13,6 +13,17 @@ export function flat(v: unknown): number[] {
   return [];
 }
 
+/** A split-suite case: a function, its calls (argument makers) and what the trace tree must show. */
+export interface SplitCase {
+  name: string;
+  fn: Function;
+  calls: (() => unknown[])[];
+  /** translateCount after each call. */
+  translations: number[];
+  graphs: number;
+  breaks: string[];
+}
+
 /** Structure (shapes, dtypes, primitives) of a result: must match exactly between eager and captured. */
 export function structure(v: unknown): unknown {
   if (v instanceof Tensor) return `T${JSON.stringify(v.shape)}${v.dtype}`;

@@ -4,7 +4,7 @@
 // the number of graphs and the breaks. Every case runs op by op and through the executor.
 import { describe, expect, test } from 'vitest';
 import { paddle as P } from '../../frontend/index.js';
-import { expectSame } from './helpers.js';
+import { expectSame, type SplitCase } from './helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const paddle: any = P;
@@ -16,14 +16,7 @@ const Z = (): any[] => [full([2], 0)];
 
 function unitMax(x: any): any { const m = x.abs().max().item(); return x.scale(1 / m); }
 
-interface Case {
-  name: string;
-  fn: Function;
-  calls: (() => unknown[])[];
-  /** translateCount after each call. */
-  translations: number[];
-  graphs: number;
-  breaks: string[];
+interface Case extends SplitCase {
   eagerCalls?: number;
   input_spec?: unknown[];
 }

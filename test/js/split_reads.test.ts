@@ -6,7 +6,7 @@
 // checks the translate count after every call; op by op and through the executor.
 import { describe, expect, test } from 'vitest';
 import { paddle as P } from '../../frontend/index.js';
-import { expectSame } from './helpers.js';
+import { expectSame, type SplitCase } from './helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const paddle: any = P;
@@ -18,14 +18,7 @@ let tick = 0;
 const V = (): any[] => { tick++; return [paddle.to_tensor([0.25 * tick, -0.5, 1 / tick])]; };
 const same = <T>(f: () => T): (() => T) => { let v: T | undefined; return () => (v ??= f()); };
 
-interface Case {
-  name: string;
-  fn: Function;
-  calls: (() => unknown[])[];
-  /** translateCount after each call. */
-  translations: number[];
-  graphs: number;
-  breaks: string[];
+interface Case extends SplitCase {
   /** full_graph: the error names this. */
   strict: RegExp;
 }
