@@ -20,6 +20,7 @@
 #include "../gemm/gemm.h"
 #include "../gemm/gemm_panel.h"
 #include "const_cache.h"
+#include "conv_tasks.h"
 #include "kernel.h"
 #include "nn_common.h"
 #include "nn_conv_dw.h"
@@ -310,10 +311,17 @@ void pad_rows(const Conv& a, const float* xn, const nn::Strides4& xs, const Conv
 }
 
 // One task: image n, output rows [oh0, oh1), output channels [m0, m1). Its cols block comes
-// from this thread's scratch (sized to stay in L2) or is the input plane itself; each B panel is
-// packed from it and meets every output channel of the task while it is in L1.
+// from this thread's scratch (sized to stay in L2; kept for the thread's next task of the same
+// rows, another channel part: conv_tasks.h) or is the input plane itself; each B panel is packed
+// from it and meets every output channel of the task while it is in L1. resn: the image's
+// residual (fused_conv2d_add_act), added with activation res_act to each output row while it is
+// in cache, as the separate pass did (same operations: same bits).
 void conv_f32_block(const Conv& a, const float* xn, const nn::Strides4& xs, const ConvPlan& cp, const PackedConvW& pw,
-                    int64_t oh0, int64_t oh1, int64_t m0, int64_t m1, const float* bias, float* Cn) {
+                    int64_t oh0, int64_t oh1, int64_t m0, int64_t m1, const float* bias, float* Cn, const float* resn, int res_act,
+                    uint64_t stamp) {
+  thread_local GatherMemo memo;
+  const bool have = memo.holds(stamp, (int64_t)(intptr_t)xn, oh0, oh1);
+  memo.set(stamp, (int64_t)(intptr_t)xn, oh0, oh1);
   const GemmTiles t = gemm_f32_tiles();
   const int64_t p0 = oh0 * a.OW, pc = (oh1 - oh0) * a.OW;
   const float* B = nullptr;
@@ -325,11 +333,11 @@ void conv_f32_block(const Conv& a, const float* xn, const nn::Strides4& xs, cons
     B = xn + p0 * xs.w; rsb = xs.c; csb = xs.w;
   } else if (cp.mode == ColsMode::kIm2col) {
     float* cols = nn::scratch<float>(0, (size_t)(a.K * pc));
-    im2col<float, float>(a, xn, xs, oh0, oh1, cols, 0, a.Cg);
+    if (!have) im2col<float, float>(a, xn, xs, oh0, oh1, cols, 0, a.Cg);
     B = cols; rsb = pc;
   } else {
     float* xp = nn::scratch<float>(0, (size_t)(a.C * cp.prow * cp.wp));
-    pad_rows(a, xn, xs, cp, oh0, oh1, xp);
+    if (!have) pad_rows(a, xn, xs, cp, oh0, oh1, xp);
     B = xp;
     ncol = (oh1 - oh0 - 1) * cp.wp + a.OW;  // stops at the last valid column: reads stay in the block
     ldc = ncol;
@@ -368,13 +376,18 @@ void conv_f32_block(const Conv& a, const float* xn, const nn::Strides4& xs, cons
         float* d = Cn + o * a.P + (oh0 + r) * a.OW;
         std::memcpy(d, C + (o - m0) * ldc + r * cp.wp, sizeof(float) * (size_t)a.OW);
         if (epi) bias_act_row<float>(d, a.OW, bias ? bias[o] : 0.f, a.act);
+        if (resn) res_act_row<float>(d, resn + o * a.P + (oh0 + r) * a.OW, a.OW, res_act);
       }
-  } else if (epi) {
-    for (int64_t o = m0; o < m1; o++) bias_act_row<float>(Cn + o * a.P + p0, pc, bias ? bias[o] : 0.f, a.act);
+  } else if (epi || resn) {
+    for (int64_t o = m0; o < m1; o++) {
+      if (epi) bias_act_row<float>(Cn + o * a.P + p0, pc, bias ? bias[o] : 0.f, a.act);
+      if (resn) res_act_row<float>(Cn + o * a.P + p0, resn + o * a.P + p0, pc, res_act);
+    }
   }
 }
 
-void conv_f32_implicit(const Conv& a, const float* X, const nn::Strides4& xs, const PackedConvW& pw, const float* bias, float* O) {
+void conv_f32_implicit(const Conv& a, const float* X, const nn::Strides4& xs, const PackedConvW& pw, const float* bias, float* O,
+                       const float* res, int res_act) {
   const GemmTiles t = gemm_f32_tiles();
   ConvPlan cp;
   cp.mode = ColsMode::kIm2col;
@@ -399,11 +412,20 @@ void conv_f32_implicit(const Conv& a, const float* X, const nn::Strides4& xs, co
   // leave the other idle. More tasks come from splitting the output channels (each part packs
   // the same B panels again: for 1x1 a copy that is small next to the part's GEMM, parts keep
   // >= 64 rows) and from more row blocks while each keeps >= two panels of columns (narrower
-  // blocks are mostly padding; 7x7 layers never split rows). The gathering modes re-gather cols
-  // per part, so for them rows are split first.
+  // blocks are mostly padding; 7x7 layers never split rows). The gathering modes gather cols once
+  // per thread and row block (a thread's next part of the block reuses them), so for them rows
+  // are split first.
   const int64_t mpan = pw.mp / t.mr;
   int64_t mb = 1;
-  if (nt > 1 && a.N % nt != 0) {
+  const bool split = nt > 1 && a.N % nt != 0;
+  // The weight outweighs the image's cols (K x P; the 14x14 and 7x7 stages' 3x3 and stride-2
+  // layers at batch 1): channel parts in one group per thread, so each core streams its own slice
+  // of the weight, and a thread's parts of one row block share its gathered cols (conv_tasks.h).
+  const bool heavy = a.Cout * a.K > a.N * a.P * (a.K + a.Cout) && cp.mode != ColsMode::kInPlace;
+  if (split && heavy && mpan >= 2 * nt) {
+    const int64_t per = (2 * nt + a.N * nrb - 1) / (a.N * nrb);
+    mb = std::min<int64_t>(mpan / nt, (per + nt - 1) / nt) * nt;
+  } else if (split) {
     const int64_t target = 2 * (int64_t)nt;
     const int64_t min_rows = std::max<int64_t>(1, (2 * t.nr + a.OW - 1) / a.OW);
     auto more_rows = [&] {
@@ -430,10 +452,15 @@ void conv_f32_implicit(const Conv& a, const float* X, const nn::Strides4& xs, co
   const int64_t mrows = (mpan + mb - 1) / mb * t.mr;
   mb = (a.Cout + mrows - 1) / mrows;
   const int64_t units = a.N * mb * nrb;
+  const ConvTaskOrder order{a.N * nrb, mb, split ? conv_task_groups(heavy, mb, nt) : 1};
+  const uint64_t stamp = conv_call_stamp();
   auto task = [&](int64_t u) {
-    const int64_t n = u / (mb * nrb), mi = (u / nrb) % mb, rb = u % nrb;
+    int64_t blk, mi;
+    order.at(u, blk, mi);
+    const int64_t n = blk / nrb, rb = blk % nrb;
     const int64_t oh0 = rb * rows, oh1 = std::min(a.OH, oh0 + rows), m0 = mi * mrows, m1 = std::min(a.Cout, m0 + mrows);
-    conv_f32_block(a, X + n * xs.n, xs, cp, pw, oh0, oh1, m0, m1, bias, O + n * a.Cout * a.P);
+    conv_f32_block(a, X + n * xs.n, xs, cp, pw, oh0, oh1, m0, m1, bias, O + n * a.Cout * a.P, res ? res + n * a.Cout * a.P : nullptr,
+                   res_act, stamp);
   };
   // Below 2^20 multiply-adds (~15 us on one core) waking a second thread costs more than it
   // saves; MobileNetV2's 28x28 and 14x14 layers (3.6-4.8M) are above it and do use both.
@@ -562,7 +589,8 @@ void conv_impl(const Conv& a, const Tensor& x, const Tensor& wd, const Tensor* b
 }
 
 // out = act(out + res) over the whole output in one streaming pass, after the convolution ran
-// with its bias and no activation: fused_conv2d_add_act's residual. Measured on ResNet-50's
+// with its bias and no activation: fused_conv2d_add_act's residual on the paths that do not add
+// it per task (float64, NHWC, groups; the float32 paths do, see run_conv2d). Measured on ResNet-50's
 // block ends (bench/resnet_residual_ab.ts, CPU time, 1 thread): 3-14% faster than conv + add +
 // relu; adding the residual inside the GEMM epilogue instead was slower at batch 8 (a tile's
 // residual rows are short runs a channel plane apart, which the hardware prefetcher misses).
@@ -637,6 +665,10 @@ void run_conv2d(KernelCall& c, int act, bool has_res) {
     else add_residual_act<double>(o.data<double>(), rd->data<double>(), o.numel(), act);
   };
   if (rd) a.act = kNone;
+  // The float32 paths below add it per task while the output block is in cache (the same
+  // operations as the pass, so the same bits): the pass after the conv read the block back from
+  // memory, on 2 threads half of it from the other core's cache (conv_tasks.h).
+  const float* rf = rd && x.dtype == DType::F32 ? rd->data<float>() : nullptr;
   const Tensor& wd = c.dense(1);
   // float32 NCHW 3x3 stride 1 without groups, where it pays: Winograd F(4x4, 3x3)
   // (nn_conv_winograd.cc; SKIFF_CONV_WINOGRAD=0 turns it off). The epilogue stays here.
@@ -652,14 +684,17 @@ void run_conv2d(KernelCall& c, int act, bool has_res) {
       }
       float* O = o.data<float>();
       WinoEpilogue epi;
-      if (bias || a.act != kNone)
+      if (bias || a.act != kNone || rf)
         epi = [&](int64_t n, int64_t co0, int64_t co1, int64_t oh0, int64_t oh1, int64_t ow0, int64_t ow1) {
           for (int64_t co = co0; co < co1; co++)
-            for (int64_t oh = oh0; oh < oh1; oh++)
-              bias_act_row<float>(O + ((n * a.Cout + co) * a.OH + oh) * a.OW + ow0, ow1 - ow0, bias ? bv[(size_t)co] : 0.f, a.act);
+            for (int64_t oh = oh0; oh < oh1; oh++) {
+              const int64_t i = ((n * a.Cout + co) * a.OH + oh) * a.OW + ow0;
+              if (bias || a.act != kNone) bias_act_row<float>(O + i, ow1 - ow0, bias ? bv[(size_t)co] : 0.f, a.act);
+              if (rf) res_act_row<float>(O + i, rf + i, ow1 - ow0, act);
+            }
         };
       winograd3x3_f32(wc, c.input(1), wd.data<float>(), x.data<float>(), O, epi);
-      return finish_residual();
+      return;
     }
   }
   // float32 NCHW unpadded 1x1 with few pixels per image (ResNet's 14x14 / 7x7 stages and their
@@ -676,13 +711,16 @@ void run_conv2d(KernelCall& c, int act, bool has_res) {
       }
       float* O = o.data<float>();
       Conv1x1Epilogue epi;
-      if (bias || a.act != kNone)
+      if (bias || a.act != kNone || rf)
         epi = [&](int64_t n, int64_t co0, int64_t co1, int64_t p0, int64_t p1) {
-          for (int64_t co = co0; co < co1; co++)
-            bias_act_row<float>(O + (n * a.Cout + co) * a.P + p0, p1 - p0, bias ? bv[(size_t)co] : 0.f, a.act);
+          for (int64_t co = co0; co < co1; co++) {
+            const int64_t i = (n * a.Cout + co) * a.P + p0;
+            if (bias || a.act != kNone) bias_act_row<float>(O + i, p1 - p0, bias ? bv[(size_t)co] : 0.f, a.act);
+            if (rf) res_act_row<float>(O + i, rf + i, p1 - p0, act);
+          }
         };
       conv1x1t_f32(cc, c.input(1), wd.data<float>(), x.data<float>(), O, epi);
-      return finish_residual();
+      return;
     }
   }
   // float32 NCHW without groups and above gemm()'s small-problem size: the implicit GEMM.
@@ -697,8 +735,8 @@ void run_conv2d(KernelCall& c, int act, bool has_res) {
     }
     PackedConvW local;
     const PackedConvW& pw = conv_packed_weight(c.input(1), wd.data<float>(), a.Cout, a.K, local);
-    conv_f32_implicit(a, x.data<float>(), nn::nchw_strides(x, false), pw, bp, o.data<float>());
-    return finish_residual();
+    conv_f32_implicit(a, x.data<float>(), nn::nchw_strides(x, false), pw, bp, o.data<float>(), rf, act);
+    return;
   }
   // float32 NCHW depthwise 3x3 (MobileNet): unit-stride taps, fused epilogue (nn_conv_dw.cc).
   if (x.dtype == DType::F32 && !a.channel_last && a.Cg == 1 && a.Og == 1 && dw3_applies(a.kh, a.kw, a.dh, a.dw, a.sh, a.sw)) {

@@ -17,6 +17,7 @@
 #include <vector>
 #include "../gemm/gemm_panel.h"
 #include "const_cache.h"
+#include "conv_tasks.h"
 #include "nn_common.h"
 #include "threadpool.h"
 #include "threadpool_tasks.h"
@@ -189,8 +190,14 @@ void conv1x1t_f32(const Conv1x1& a, const Tensor& w_in, const float* W, const fl
     nrb = (M + rows - 1) / rows;
   }
   const int64_t nparts = (npan + ppart - 1) / ppart, units = nrb * nparts;
+  // W^T outweighs the pixels' data (ResNet's 14x14 and 7x7 stages at batch 1): one group of
+  // channel parts per thread, so each core streams its own slice of W^T (conv_tasks.h); else
+  // row-block-major, a band of pixels per core.
+  const bool heavy = a.C * a.Cout > M * (a.C + a.Cout);
+  const ConvTaskOrder order{nrb, nparts, conv_task_groups(heavy, nparts, nt)};
   auto task = [&](int64_t u) {
-    const int64_t rb = u / nparts, pi = u % nparts;
+    int64_t rb, pi;
+    order.at(u, rb, pi);
     const int64_t m0 = rb * rows, c0 = pi * ppart * t.nr;
     run_block(a, pw, X, O, m0, std::min(M, m0 + rows), c0, std::min(a.Cout, c0 + ppart * t.nr), epi);
   };

@@ -35,6 +35,7 @@
 #include <vector>
 #include "../gemm/gemm_panel.h"
 #include "const_cache.h"
+#include "conv_tasks.h"
 #include "nn_common.h"
 #include "threadpool_tasks.h"
 
@@ -196,7 +197,7 @@ inline void input_panel(const float* pb, int64_t wp, const int64_t* off, float* 
 // tile q is image n0 + q / (t1 - t0), tile t0 + q % (t1 - t0).
 template <int MR>
 void wino_task(const WinoConv& a, const WinoWeights& ww, const Grid& g, int64_t n0, int64_t n1, int64_t t0, int64_t t1, int64_t m0,
-               int64_t m1, const float* X, float* O, const WinoEpilogue& epi) {
+               int64_t m1, const float* X, float* O, const WinoEpilogue& epi, uint64_t stamp) {
   const GemmTiles tl = gemm_f32_tiles();
   const int64_t per = t1 - t0, nt = (n1 - n0) * per, ntp = (nt + MR - 1) / MR * MR, C = a.C;
   const int64_t ty0 = t0 / g.TW, ty1 = (t1 - 1) / g.TW + 1;
@@ -219,8 +220,13 @@ void wino_task(const WinoConv& a, const WinoWeights& ww, const Grid& g, int64_t 
     off[q] = ((qq / per) * rows + 4 * (t / g.TW - ty0)) * wp + 4 * (t % g.TW);
   }
   // 1. Input transform, channel by channel: pad the channel's rows, then transform each panel.
+  // Skipped when this thread's previous task of the call built V for the same tiles (another
+  // part of the output channels; conv_tasks.h).
+  thread_local GatherMemo memo;
+  const bool have_v = memo.holds(stamp, n0, n1, t0 * (g.TT + 1) + t1);
+  memo.set(stamp, n0, n1, t0 * (g.TT + 1) + t1);
   const int64_t ih0 = 4 * ty0 - a.pt, w1 = std::min(wp, a.pl + a.W);
-  for (int64_t c = 0; c < C; c++) {
+  for (int64_t c = 0; c < (have_v ? 0 : C); c++) {
     for (int64_t r = 0; r < imrows; r++) {
       float* d = pb + r * wp;
       const int64_t ih = ih0 + r % rows;
@@ -308,6 +314,7 @@ void wino_run(const WinoConv& a, const WinoWeights& ww, const float* X, float* O
   nt = std::min(nt, std::max<int64_t>(MR, (int64_t(16) << 20) / 4 / per_tile));
   const int nth = num_threads();
   const int64_t npan = (a.Cout + tl.nr - 1) / tl.nr;
+  const uint64_t stamp = conv_call_stamp();
   if (nt > g.TT && a.N > 1) {
     // Small maps (7x7: 4 tiles) at a batch: tasks of whole images, enough of them that U, which
     // every task streams, meets as many tiles; threads split the output channels instead (each
@@ -321,18 +328,25 @@ void wino_run(const WinoConv& a, const WinoWeights& ww, const float* X, float* O
     mb = (npan + ppart - 1) / ppart;
     parallel_tasks(ng * mb, [&](int64_t u) {
       const int64_t n0 = (u / mb) * G, m0 = (u % mb) * ppart * tl.nr;
-      wino_task<MR>(a, ww, g, n0, std::min(a.N, n0 + G), 0, g.TT, m0, std::min(a.Cout, m0 + ppart * tl.nr), X, O, epi);
+      wino_task<MR>(a, ww, g, n0, std::min(a.N, n0 + G), 0, g.TT, m0, std::min(a.Cout, m0 + ppart * tl.nr), X, O, epi, stamp);
     });
     return;
   }
   nt = std::min(nt, g.TT);
   int64_t nb = (g.TT + nt - 1) / nt;
-  // Batch not split evenly over the threads: at least two tasks per thread, from more tile
-  // blocks (down to one panel each) and then from output-channel parts of whole B panels. Each
-  // part repeats the input transform (14x14 at batch 1 in four parts did it four times and ran
-  // no faster on two threads than on one), each block streams U again: blocks are cheaper.
-  int64_t mb = 1;
-  if (nth > 1 && a.N % nth != 0) {
+  // Batch not split evenly over the threads: at least two tasks per thread. Where U is more than
+  // twice the tiles' data (36 C Cout against 36 tiles x (C + Cout) floats: the 14x14 stage at
+  // batch 1, 4x), from output-channel parts in one group per thread, so each core streams its own
+  // slice of U (conv_tasks.h; parts of one tile block reuse the thread's V). Elsewhere from more
+  // tile blocks (down to one panel each; each block streams U again) and then from parts: at
+  // 28x28 (1.3x) that measured 400-440 us on 2 threads against 485 us by channel groups.
+  int64_t mb = 1, groups = 1;
+  const bool heavy = a.C * a.Cout > 2 * a.N * g.TT * (a.C + a.Cout);
+  const bool split = nth > 1 && a.N % nth != 0;
+  if (split && heavy && npan >= 2 * (int64_t)nth) {
+    const int64_t target = 2 * (int64_t)nth, per = (target + a.N * nb - 1) / (a.N * nb);
+    mb = std::min<int64_t>(npan / nth, (per + nth - 1) / nth) * nth;
+  } else if (split) {
     const int64_t target = 2 * (int64_t)nth;
     const int64_t want_b = std::min<int64_t>(std::max<int64_t>(1, g.TT / MR), (target + a.N - 1) / a.N);
     if (want_b > nb) nb = want_b;
@@ -344,12 +358,16 @@ void wino_run(const WinoConv& a, const WinoWeights& ww, const float* X, float* O
   nb = (g.TT + nt - 1) / nt;
   const int64_t ppart = (npan + mb - 1) / mb;
   mb = (npan + ppart - 1) / ppart;
+  if (split) groups = conv_task_groups(heavy, mb, nth);
+  const ConvTaskOrder order{a.N * nb, mb, groups};
   const int64_t units = a.N * nb * mb;
   parallel_tasks(units, [&](int64_t u) {
-    const int64_t n = u / (nb * mb), bi = (u / mb) % nb, mi = u % mb;
+    int64_t blk, mi;
+    order.at(u, blk, mi);
+    const int64_t n = blk / nb, bi = blk % nb;
     const int64_t t0 = bi * nt, t1 = std::min(g.TT, t0 + nt);
     const int64_t m0 = mi * ppart * tl.nr, m1 = std::min(a.Cout, m0 + ppart * tl.nr);
-    wino_task<MR>(a, ww, g, n, n + 1, t0, t1, m0, m1, X, O, epi);
+    wino_task<MR>(a, ww, g, n, n + 1, t0, t1, m0, m1, X, O, epi, stamp);
   });
 }
 

@@ -1,9 +1,11 @@
-// parallel_tasks(n, fn): fn(i) for every task i in [0, n), each task claimed on its own from a
-// shared counter. parallel_for hands every thread one fixed chunk, which is right when all
+// parallel_tasks(n, fn): fn(i) for every task i in [0, n), each task claimed on its own. Thread p
+// of T runs its share [p * n / T, (p + 1) * n / T) in order first, then takes tasks from the back
+// of the others' shares (threadpool.cc), so the task order decides which data each core touches
+// (conv_tasks.h). parallel_for hands every thread one fixed chunk, which is right when all
 // threads run at the same speed; on a loaded machine (or with uneven tasks) the thread that got
 // its core back late then holds the whole region up. Kernels that cut a small layer into a few
 // tasks per thread (conv_f32_implicit, depthwise 3x3 at batch 1) use this instead, so a thread
-// that finishes early takes the next task. Tasks must be independent: which thread runs a task
+// that finishes early takes over tasks. Tasks must be independent: which thread runs a task
 // never changes its result. Nested calls run serially on the caller, as parallel_for's do.
 // Kept out of threadpool.h, which every kernel includes.
 #pragma once
