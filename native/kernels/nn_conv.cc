@@ -670,18 +670,23 @@ void run_conv2d(KernelCall& c, int act, bool has_res) {
   // memory, on 2 threads half of it from the other core's cache (conv_tasks.h).
   const float* rf = rd && x.dtype == DType::F32 ? rd->data<float>() : nullptr;
   const Tensor& wd = c.dense(1);
+  // The float32 paths read the bias as one dense vector (it may be a strided view).
+  auto dense_bias = [&] {
+    std::vector<float> bv;
+    if (bias) {
+      bv.resize((size_t)a.Cout);
+      const float* b = bias->data<float>();
+      for (int64_t i = 0; i < a.Cout; i++) bv[(size_t)i] = b[i * bias->strides[0]];
+    }
+    return bv;
+  };
   // float32 NCHW 3x3 stride 1 without groups, where it pays: Winograd F(4x4, 3x3)
   // (nn_conv_winograd.cc; SKIFF_CONV_WINOGRAD=0 turns it off). The epilogue stays here.
   if (x.dtype == DType::F32 && a.groups == 1 && !a.channel_last && a.kh == 3 && a.kw == 3 && a.sh == 1 && a.sw == 1 && a.dh == 1 && a.dw == 1) {
     const nn::Strides4 xs = nn::nchw_strides(x, false);
     const WinoConv wc{a.N, a.C, a.H, a.W, a.Cout, a.OH, a.OW, a.pt, a.pl, xs.n, xs.c, xs.h, xs.w};
     if (winograd3x3_applies(wc, const_input(1))) {
-      std::vector<float> bv;
-      if (bias) {
-        bv.resize((size_t)a.Cout);
-        const float* b = bias->data<float>();
-        for (int64_t i = 0; i < a.Cout; i++) bv[(size_t)i] = b[i * bias->strides[0]];
-      }
+      const std::vector<float> bv = dense_bias();
       float* O = o.data<float>();
       WinoEpilogue epi;
       if (bias || a.act != kNone || rf)
@@ -703,12 +708,7 @@ void run_conv2d(KernelCall& c, int act, bool has_res) {
     const nn::Strides4 xs = nn::nchw_strides(x, false);
     const Conv1x1 cc{a.N, a.C, a.Cout, a.OH, a.OW, a.sh, a.sw, xs.n, xs.c, xs.h, xs.w};
     if (conv1x1t_applies(cc, const_input(1))) {
-      std::vector<float> bv;
-      if (bias) {
-        bv.resize((size_t)a.Cout);
-        const float* b = bias->data<float>();
-        for (int64_t i = 0; i < a.Cout; i++) bv[(size_t)i] = b[i * bias->strides[0]];
-      }
+      const std::vector<float> bv = dense_bias();
       float* O = o.data<float>();
       Conv1x1Epilogue epi;
       if (bias || a.act != kNone || rf)
@@ -725,14 +725,8 @@ void run_conv2d(KernelCall& c, int act, bool has_res) {
   }
   // float32 NCHW without groups and above gemm()'s small-problem size: the implicit GEMM.
   if (x.dtype == DType::F32 && a.groups == 1 && !a.channel_last && (double)a.Cout * a.P * a.K >= 32.0 * 32 * 32 && a.OW > 0) {
-    std::vector<float> bv;
-    const float* bp = nullptr;
-    if (bias) {
-      bv.resize((size_t)a.Cout);
-      const float* b = bias->data<float>();
-      for (int64_t i = 0; i < a.Cout; i++) bv[(size_t)i] = b[i * bias->strides[0]];
-      bp = bv.data();
-    }
+    const std::vector<float> bv = dense_bias();
+    const float* bp = bias ? bv.data() : nullptr;
     PackedConvW local;
     const PackedConvW& pw = conv_packed_weight(c.input(1), wd.data<float>(), a.Cout, a.K, local);
     conv_f32_implicit(a, x.data<float>(), nn::nchw_strides(x, false), pw, bp, o.data<float>(), rf, act);
@@ -740,12 +734,7 @@ void run_conv2d(KernelCall& c, int act, bool has_res) {
   }
   // float32 NCHW depthwise 3x3 (MobileNet): unit-stride taps, fused epilogue (nn_conv_dw.cc).
   if (x.dtype == DType::F32 && !a.channel_last && a.Cg == 1 && a.Og == 1 && dw3_applies(a.kh, a.kw, a.dh, a.dw, a.sh, a.sw)) {
-    std::vector<float> bv;
-    if (bias) {
-      bv.resize((size_t)a.Cout);
-      const float* b = bias->data<float>();
-      for (int64_t i = 0; i < a.Cout; i++) bv[(size_t)i] = b[i * bias->strides[0]];
-    }
+    const std::vector<float> bv = dense_bias();
     const nn::Strides4 xs = nn::nchw_strides(x, false);
     const DwConv3 d{a.N, a.C, a.H, a.W, a.OH, a.OW, a.sh, a.sw, a.pt, a.pl, xs.n, xs.c, xs.h, xs.w, a.act};
     depthwise3x3_f32(d, x.data<float>(), wd.data<float>(), bias ? bv.data() : nullptr, o.data<float>());
