@@ -4,7 +4,7 @@
 // translation; refusals fall back to eager with their code.
 import { describe, expect, test } from 'vitest';
 import { paddle as P } from '../../frontend/index.js';
-import { expectSame } from './helpers.js';
+import { expectSame, lossAndGrads } from './helpers.js';
 
 const paddle: any = P;   // eslint-disable-line @typescript-eslint/no-explicit-any
 const F = paddle.nn.functional;
@@ -195,15 +195,7 @@ class Plain extends paddle.nn.Layer {
 
 const pos = (): any => paddle.full([2, 4], 1.0);
 const neg = (): any => paddle.full([2, 4], -0.5);
-const grads = (l: any): any[] => l.parameters().map((p: any) => (p.grad ? paddle.scale(p.grad, 1) : null));
 
-/** Loss and parameter gradients of one call. */
-function lossAndGrads(l: any, run: (x: any) => any, x: any): [any, any[]] {
-  l.clear_gradients();
-  const loss = run(x).square().mean();
-  loss.backward();
-  return [loss, grads(l)];
-}
 
 describe.each(MODES)('JS control-flow capture in layers (%s)', (_mode, minSize) => {
   const table: { name: string; make: () => any; ops: string[]; code?: string; translations?: number }[] = [

@@ -3,6 +3,7 @@
 // `__vite_ssr_import_N__.name` free variables).
 import { expect } from 'vitest';
 import { Tensor } from '../../src/tensor/tensor.js';
+import { paddle as P } from '../../frontend/index.js';
 
 /** Flat numbers of a tensor (or nested results), for exact or tolerance comparisons. */
 export function flat(v: unknown): number[] {
@@ -61,3 +62,16 @@ export function attachScope(target: Function, known: Record<string, unknown>): v
   for (const t of texts) for (const m of t.matchAll(/__vite_ssr_import_(\d+)__/g)) record[m[0]] = known;
   Object.defineProperty(target, Symbol.for('skiff.scope'), { value: () => record, enumerable: false, configurable: true });
 }
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/** Copies of a layer's parameter gradients (null where a parameter got none). */
+export const paramGrads = (l: any): any[] => l.parameters().map((p: any) => (p.grad ? (P as any).scale(p.grad, 1) : null));
+
+/** Loss (mean square of the output) and the parameter gradients of one call of `run`. */
+export function lossAndGrads(l: any, run: (x: any) => any, x: any): [any, any[]] {
+  l.clear_gradients();
+  const loss = run(x).square().mean();
+  loss.backward();
+  return [loss, paramGrads(l)];
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -4,7 +4,7 @@
 // the number of graphs and the breaks. Every case runs op by op and through the executor.
 import { describe, expect, test } from 'vitest';
 import { paddle as P } from '../../frontend/index.js';
-import { expectSame, type SplitCase } from './helpers.js';
+import { expectSame, lossAndGrads, type SplitCase } from './helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const paddle: any = P;
@@ -183,13 +183,6 @@ class BNSplit extends paddle.nn.Layer {
   }
 }
 
-const grads = (l: any): any[] => l.parameters().map((p: any) => (p.grad ? paddle.scale(p.grad, 1) : null));
-function lossAndGrads(l: any, run: (x: any) => any, x: any): [any, any[]] {
-  l.clear_gradients();
-  const loss = run(x).square().mean();
-  loss.backward();
-  return [loss, grads(l)];
-}
 
 describe.each(MODES)('training through split graphs (%s)', (_mode, minSize) => {
   test('loss.backward() chains the segments: gradients equal eager', () => {
